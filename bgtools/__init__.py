@@ -1,0 +1,55 @@
+"""bgtools: backgammon analysis for scripts and the shell.
+
+The core value types import cheaply; modules with Numba kernels (move generation,
+evaluation, rollouts) are loaded on first use.
+
+>>> import bgtools
+>>> pos = bgtools.Position.from_id("4HPwATDgc/ABMA")
+>>> [p.notation() for p in bgtools.legal_plays(pos, (3, 1))][:1]
+['8/5 6/5']
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from .matchstate import GameState, MatchIDError, MatchState, parse_any_id, parse_gnubg_id, parse_xgid, to_xgid
+from .position import Position, PositionClass, PositionError
+
+__version__ = "0.1.0"
+
+# name -> module that defines it; imported lazily so `import bgtools` stays fast
+_LAZY = {
+    "legal_plays": "movegen",
+    "Play": "movegen",
+    "ROLLS": "movegen",
+    "parse_play": "notation",
+    "format_play": "notation",
+    "MoveParseError": "notation",
+    "IllegalMoveError": "notation",
+    "AmbiguousMoveError": "notation",
+}
+
+__all__ = [
+    "Position",
+    "PositionClass",
+    "PositionError",
+    "MatchState",
+    "GameState",
+    "MatchIDError",
+    "parse_any_id",
+    "parse_gnubg_id",
+    "parse_xgid",
+    "to_xgid",
+    *_LAZY,
+]
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'bgtools' has no attribute {name!r}")
+    value = getattr(import_module(f".{mod}", __name__), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,193 @@
+"""The ``bgtools`` command line: thin wrappers over the library.
+
+Exit codes: 0 success, 1 the input was read but has errors (e.g. illegal moves in a
+match file), 2 bad usage or unreadable input (bad IDs, dice, missing files).
+Heavy modules (numba kernels) are imported inside the commands that need them so
+that ``bgtools --help`` and ``bgtools show`` start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from typing_extensions import Annotated
+
+from . import __version__
+
+app = typer.Typer(
+    name="bgtools",
+    help="Backgammon analysis from the shell: positions, legal moves, match files, evaluation.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"bgtools {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
+                                                    help="Print the version and exit.")] = None,
+) -> None:
+    """bgtools: backgammon positions, moves, match files and analysis."""
+
+
+def fail(message: str, code: int = 2) -> "typer.Exit":
+    """Print a one-line error to stderr and return the Exit to raise."""
+    typer.echo(f"bgtools: error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _open_lines(path: str):
+    if path == "-":
+        return sys.stdin
+    p = Path(path)
+    if not p.exists():
+        raise fail(f"{path}: no such file")
+    return p.open(encoding="utf-8-sig")
+
+
+def _parse_dice(text: str) -> tuple[int, int]:
+    t = text.strip().replace("-", "").replace(",", "").replace(" ", "")
+    if len(t) != 2 or not t.isdigit() or not all("1" <= c <= "6" for c in t):
+        raise ValueError(f"dice {text!r} must be two digits 1-6, e.g. 31")
+    return int(t[0]), int(t[1])
+
+
+# --------------------------------------------------------------------------- show
+@app.command()
+def show(
+    id: Annotated[str, typer.Argument(help="Position ID, POSITIONID:MATCHID, or XGID.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
+) -> None:
+    """Print the board, pip counts, IDs and match state of a position."""
+    from .matchstate import parse_any_id, to_xgid
+    from .position import PositionError
+
+    try:
+        pos, ms = parse_any_id(id)
+    except PositionError as e:
+        raise fail(str(e))
+    from .matchstate import MatchState
+
+    state = ms or MatchState(game_state=1, player_on_roll=1, turn=1)
+    info = {
+        "position_id": pos.position_id(),
+        "match_id": state.match_id(),
+        "xgid": to_xgid(pos, state),
+        "board": [list(pos.opponent), list(pos.on_roll)],
+        "pips": list(pos.pips),
+        "borne_off": list(pos.borne_off),
+        "on_bar": list(pos.on_bar),
+        "class": pos.classify().name.lower(),
+        "match_state": state.to_dict(),
+    }
+    try:
+        from .race import race_report  # optional: present once the evaluation engine lands
+
+        info.update(race_report(pos))
+    except ImportError:
+        pass
+    if as_json:
+        typer.echo(json.dumps(info))
+        return
+    typer.echo(pos.ascii())
+    typer.echo(f"Position ID: {info['position_id']}   Match ID: {info['match_id']}")
+    typer.echo(f"XGID: {info['xgid']}")
+    typer.echo(f"Pips: on roll {info['pips'][0]}, opponent {info['pips'][1]}   class: {info['class']}")
+    s = state
+    length = "money" if s.is_money else f"{s.match_length}-point match"
+    owner = "centred" if s.cube_owner == -1 else f"player {s.cube_owner}"
+    dice = "not rolled" if s.dice == (0, 0) else f"{s.dice[0]}{s.dice[1]}"
+    typer.echo(
+        f"{length}, score {s.score[0]}-{s.score[1]}, cube {s.cube} ({owner}), player {s.player_on_roll} on roll, dice {dice}"
+        + (", Crawford game" if s.crawford else "")
+    )
+    for key in ("race",):
+        if key in info:
+            typer.echo(f"Race: {info[key]}")
+
+
+# --------------------------------------------------------------------------- moves
+def _moves_record(id_text: str, dice_text: str) -> dict:
+    from .matchstate import parse_any_id
+    from .movegen import legal_plays
+
+    pos, _ = parse_any_id(id_text)
+    dice = _parse_dice(dice_text)
+    plays = legal_plays(pos, dice)
+    return {
+        "id": id_text,
+        "dice": f"{dice[0]}{dice[1]}",
+        "plays": [{"move": p.notation(), "position_id": p.after_id} for p in plays],
+    }
+
+
+@app.command()
+def moves(
+    id: Annotated[Optional[str], typer.Argument(help="Position ID, POSITIONID:MATCHID, or XGID.")] = None,
+    dice: Annotated[Optional[str], typer.Argument(help="The roll, e.g. 31.")] = None,
+    input: Annotated[Optional[str], typer.Option("--input", "-i",
+                                                 help="File of 'ID DICE' lines ('-' = stdin).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+) -> None:
+    """List the legal plays of a position for a roll (or for every line of --input).
+
+    Each play's position_id is the position after the play with the opponent on roll.
+    """
+    from .position import PositionError
+
+    if input is None and (id is None or dice is None):
+        raise fail("give ID and DICE, or --input FILE")
+    errors = 0
+    if input is not None:
+        items = []
+        for lineno, line in enumerate(_open_lines(input), start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = line.split()
+            items.append((lineno, parts))
+    else:
+        items = [(0, [id, dice])]
+    for lineno, parts in items:
+        where = f"line {lineno}: " if lineno else ""
+        if len(parts) != 2:
+            typer.echo(f"bgtools: error: {where}expected 'ID DICE', got {' '.join(parts)!r}", err=True)
+            errors += 1
+            continue
+        try:
+            rec = _moves_record(parts[0], parts[1])
+        except (PositionError, ValueError) as e:
+            typer.echo(f"bgtools: error: {where}{e}", err=True)
+            errors += 1
+            continue
+        if as_json:
+            typer.echo(json.dumps(rec))
+        else:
+            if input is not None:
+                typer.echo(f"{rec['id']} {rec['dice']}:")
+            if not rec["plays"]:
+                typer.echo("  (no legal play)")
+            for i, p in enumerate(rec["plays"], start=1):
+                typer.echo(f"{i:4d}. {p['move']:<28} {p['position_id']}")
+    if errors:
+        raise typer.Exit(2)
+
+
+def main() -> None:
+    """Entry point of the ``bgtools`` script."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

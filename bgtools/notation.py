@@ -1,0 +1,193 @@
+"""Move notation: gnubg-style formatting and a parser for the dialects of real files.
+
+Formatting follows gnubg's habits: one checker's consecutive steps are joined
+(``24/18/12`` is written ``24/12``) unless it hits on the way (``8/2*/1``), moves are
+listed from the highest starting point down, and identical moves are grouped as
+``13/7(2)``.  The parser accepts ``25/20``, ``bar/20``, ``Bar/20``, ``6/0``, ``6/off``,
+combined hops ``24/16*``, repetitions ``(2)``, and hits marked or not, and resolves the
+text against a position and dice to exactly one legal play.
+
+>>> from bgtools.position import Position
+>>> parse_play(Position.initial(), (3, 1), "8/5 6/5").notation()
+'8/5 6/5'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from .movegen import Play, legal_plays
+from .position import Position
+
+__all__ = ["format_play", "parse_play", "parse_move_text", "MoveParseError", "IllegalMoveError",
+           "AmbiguousMoveError"]
+
+
+class MoveParseError(ValueError):
+    """The move text cannot be read."""
+
+
+class IllegalMoveError(MoveParseError):
+    """The move text describes no legal play for this position and roll."""
+
+
+class AmbiguousMoveError(MoveParseError):
+    """The move text fits more than one legal play."""
+
+
+def _pt(p: int) -> str:
+    return "bar" if p == 25 else ("off" if p == 0 else str(p))
+
+
+def format_play(steps: Sequence[tuple[int, int]], hits: Sequence[int] = ()) -> str:
+    """Format single-die steps ``(from, to)`` (25 = bar, 0 = off) in gnubg notation."""
+    hitset = set(hits)
+    remaining = [list(s) for s in steps]
+    chains: list[list[int]] = []
+    hit_used: set[int] = set()
+    # join each checker's consecutive steps; start from the highest source
+    remaining.sort(key=lambda s: -s[0])
+    used = [False] * len(remaining)
+    for i, (a, b) in enumerate(remaining):
+        if used[i]:
+            continue
+        used[i] = True
+        chain = [a, b]
+        while chain[-1] != 0:
+            nxt = None
+            for j, (c, d) in enumerate(remaining):
+                if not used[j] and c == chain[-1]:
+                    nxt = j
+                    break
+            if nxt is None:
+                break
+            used[nxt] = True
+            chain.append(remaining[nxt][1])
+        chains.append(chain)
+    parts: list[str] = []
+    for chain in chains:
+        text = _pt(chain[0])
+        for k, p in enumerate(chain[1:], start=1):
+            last = k == len(chain) - 1
+            hit = p in hitset and p not in hit_used and p != 0
+            if hit:
+                hit_used.add(p)
+            if last or hit:
+                text += "/" + _pt(p) + ("*" if hit else "")
+        parts.append(text)
+    # a point hit by one chain is only marked once; order by start point, then by end point
+    def key(t: str) -> tuple[int, int]:
+        a = t.split("/")
+        f = 25 if a[0] == "bar" else int(a[0])
+        last = a[-1].rstrip("*")
+        to = 0 if last == "off" else int(last)
+        return (-f, -to)
+
+    parts.sort(key=key)
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        j = i
+        while j + 1 < len(parts) and parts[j + 1] == parts[i]:
+            j += 1
+        cnt = j - i + 1
+        out.append(parts[i] + (f"({cnt})" if cnt > 1 else ""))
+        i = j + 1
+    return " ".join(out)
+
+
+_TOKEN = re.compile(
+    r"^(?P<path>(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((?P<n>\d)\))?$", re.IGNORECASE
+)
+
+
+def parse_move_text(text: str) -> list[tuple[list[tuple[int, bool]], int]]:
+    """Split move text into checker paths: ``[([(point, starred), ...], repeat), ...]``.
+
+    Points are the mover's: 25 = bar, 0 = off.  Raises :class:`MoveParseError`.
+    """
+    paths = []
+    for tok in text.replace(",", " ").split():
+        m = _TOKEN.match(tok)
+        if not m:
+            raise MoveParseError(f"cannot read move {tok!r}")
+        pts: list[tuple[int, bool]] = []
+        for raw in m.group("path").split("/"):
+            star = raw.endswith("*")
+            p = raw.rstrip("*").lower()
+            if p == "bar":
+                v = 25
+            elif p == "off":
+                v = 0
+            else:
+                v = int(p)
+                if v > 25:
+                    raise MoveParseError(f"point {v} in {tok!r} is not on the board")
+            pts.append((v, star))
+        for (a, _), (b, _) in zip(pts, pts[1:]):
+            if b >= a:
+                raise MoveParseError(f"{tok!r} moves backwards ({_pt(a)} to {_pt(b)})")
+        n = int(m.group("n") or 1)
+        if not 1 <= n <= 4:
+            raise MoveParseError(f"repetition ({n}) in {tok!r} is not 1..4")
+        paths.append((pts, n))
+    return paths
+
+
+def parse_play(position: Position, dice: Sequence[int], text: str,
+               plays: list[Play] | None = None) -> Play:
+    """Resolve move text to exactly one legal play of ``position`` with ``dice``.
+
+    ``text`` may be empty (or "Cannot Move") only when no play is legal.
+    """
+    if plays is None:
+        plays = legal_plays(position, dice)
+    t = text.strip()
+    if t == "" or t.lower() in ("cannot move", "can't move"):
+        if plays:
+            raise IllegalMoveError(
+                f"no move written for {dice[0]}{dice[1]} but {len(plays)} legal play(s) exist"
+            )
+        raise IllegalMoveError("no legal play exists (an empty play is not a Play)")
+    paths = parse_move_text(t)
+    target = list(position.on_roll)
+    starred: set[int] = set()
+    landings: set[int] = set()
+    for pts, n in paths:
+        a = pts[0][0]
+        b = pts[-1][0]
+        for _ in range(n):
+            sa = 24 if a == 25 else a - 1
+            if target[sa] <= 0:
+                raise IllegalMoveError(f"no checker on {_pt(a)} to move in {t!r}")
+            target[sa] -= 1
+            if b != 0:
+                target[b - 1] += 1
+        for p, s in pts[1:]:
+            if s and p != 0:
+                starred.add(p)
+        if b != 0:
+            landings.add(b)
+    cands = [p for p in plays if list(_mover_after(p)) == target]
+    if not cands:
+        raise IllegalMoveError(f"{t!r} is not a legal play for {dice[0]}{dice[1]}")
+    if len(cands) == 1:
+        return cands[0]
+    # several plays leave the mover's checkers alike and differ in hits on the way:
+    # keep those that hit every starred point and hit nothing but landings and starred points
+    allowed = starred | landings
+    fit = [p for p in cands if starred <= set(p.hits) and set(p.hits) <= allowed]
+    if len(fit) > 1:
+        fewest = min(len(p.hits) for p in fit)
+        fit = [p for p in fit if len(p.hits) == fewest]
+    if len(fit) == 1:
+        return fit[0]
+    if not fit:
+        raise IllegalMoveError(f"{t!r} does not match the hits of any legal play")
+    raise AmbiguousMoveError(f"{t!r} fits {len(fit)} legal plays: " + ", ".join(p.notation() for p in fit))
+
+
+def _mover_after(play: Play) -> tuple[int, ...]:
+    # play.after has the opponent on roll: the mover is its `opponent` side
+    return play.after.opponent
