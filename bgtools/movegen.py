@@ -351,7 +351,7 @@ class Play:
         """gnubg notation, e.g. ``24/18(2) 13/7(2)``, ``bar/22 13/11*``, ``6/off(2)``."""
         from .notation import format_play
 
-        return format_play(self.steps, self.hits)
+        return format_play(self.steps, self.hits, self.dice[0] == self.dice[1])
 
     @property
     def after_id(self) -> str:

@@ -40,59 +40,54 @@ def _pt(p: int) -> str:
     return "bar" if p == 25 else ("off" if p == 0 else str(p))
 
 
-def format_play(steps: Sequence[tuple[int, int]], hits: Sequence[int] = ()) -> str:
-    """Format single-die steps ``(from, to)`` (25 = bar, 0 = off) in gnubg notation."""
-    hitset = set(hits)
-    remaining = [list(s) for s in steps]
-    chains: list[list[int]] = []
-    hit_used: set[int] = set()
-    # join each checker's consecutive steps; start from the highest source
-    remaining.sort(key=lambda s: -s[0])
+def format_play(steps: Sequence[tuple[int, int]], hits: Sequence[int] = (),
+                doubles: bool | None = None) -> str:
+    """Format single-die steps ``(from, to)`` (25 = bar, 0 = off) in gnubg notation.
+
+    ``doubles`` only changes the order of moves that start on the same point (gnubg
+    lists the longer move first for doubles, the shorter first otherwise); by default it
+    is inferred from the number and lengths of the steps.
+    """
+    if doubles is None:
+        lengths = {a - b for a, b in steps if b != 0}
+        doubles = len(steps) > 2 or (len(steps) == 2 and len(lengths) == 1)
+    remaining = sorted((tuple(s) for s in steps), key=lambda s: -s[0])
     used = [False] * len(remaining)
+    chains: list[tuple[int, ...]] = []
     for i, (a, b) in enumerate(remaining):
         if used[i]:
             continue
         used[i] = True
         chain = [a, b]
         while chain[-1] != 0:
-            nxt = None
-            for j, (c, d) in enumerate(remaining):
-                if not used[j] and c == chain[-1]:
-                    nxt = j
-                    break
+            nxt = next((j for j, (c, _) in enumerate(remaining) if not used[j] and c == chain[-1]), None)
             if nxt is None:
                 break
             used[nxt] = True
             chain.append(remaining[nxt][1])
-        chains.append(chain)
-    parts: list[str] = []
-    for chain in chains:
-        text = _pt(chain[0])
-        for k, p in enumerate(chain[1:], start=1):
-            last = k == len(chain) - 1
-            hit = p in hitset and p not in hit_used and p != 0
-            if hit:
-                hit_used.add(p)
-            if last or hit:
-                text += "/" + _pt(p) + ("*" if hit else "")
-        parts.append(text)
-    # a point hit by one chain is only marked once; order by start point, then by end point
-    def key(t: str) -> tuple[int, int]:
-        a = t.split("/")
-        f = 25 if a[0] == "bar" else int(a[0])
-        last = a[-1].rstrip("*")
-        to = 0 if last == "off" else int(last)
-        return (-f, -to)
-
-    parts.sort(key=key)
+        chains.append(tuple(chain))
+    # highest start first; from the same start gnubg puts the longer move first for
+    # doubles and the shorter first otherwise
+    chains.sort(key=lambda c: (-c[0], c[-1] if doubles else -c[-1]))
+    unhit = set(hits)
     out: list[str] = []
     i = 0
-    while i < len(parts):
+    while i < len(chains):
         j = i
-        while j + 1 < len(parts) and parts[j + 1] == parts[i]:
+        while j + 1 < len(chains) and chains[j + 1] == chains[i]:
             j += 1
+        chain = chains[i]
+        text = _pt(chain[0])
+        marked = set()
+        for k, p in enumerate(chain[1:], start=1):
+            hit = p in unhit
+            if hit:
+                marked.add(p)
+            if k == len(chain) - 1 or hit:
+                text += "/" + _pt(p) + ("*" if hit else "")
+        unhit -= marked  # a blot is marked on the first group of moves that reaches it
         cnt = j - i + 1
-        out.append(parts[i] + (f"({cnt})" if cnt > 1 else ""))
+        out.append(text + (f"({cnt})" if cnt > 1 else ""))
         i = j + 1
     return " ".join(out)
 
