@@ -184,6 +184,37 @@ def moves(
         raise typer.Exit(2)
 
 
+@app.command()
+def train(
+    run: Annotated[str, typer.Option("--run", help="Run folder (ckpt.npz, best.npz, log.csv); resumed if it exists.")],
+    games: Annotated[int, typer.Option("--games", help="Total games of the run.")] = 1_000_000,
+    hidden: Annotated[str, typer.Option("--hidden", help="Hidden units of the contact,crashed,race nets.")] = "128,64,64",
+    alpha: Annotated[float, typer.Option("--alpha", help="Initial learning rate.")] = 0.1,
+    alpha_min: Annotated[float, typer.Option("--alpha-min", help="Floor of the learning rate.")] = 0.02,
+    halflife: Annotated[int, typer.Option("--alpha-halflife", help="Games over which the rate halves.")] = 100_000,
+    lam: Annotated[float, typer.Option("--lambda", help="TD lambda.")] = 0.0,
+    seed: Annotated[int, typer.Option("--seed")] = 1,
+    chunk: Annotated[int, typer.Option("--chunk", help="Games per log line.")] = 500,
+    ckpt_every: Annotated[int, typer.Option("--ckpt-every", help="Games between checkpoints.")] = 5_000,
+    eval_every: Annotated[int, typer.Option("--eval-every", help="Games between strength checks (0: none).")] = 25_000,
+    eval_games: Annotated[int, typer.Option("--eval-games", help="Duplicate-dice games per strength check.")] = 1_000,
+) -> None:
+    """Train the neural evaluator by seeded TD(lambda) self-play (resumable)."""
+    from .train import TrainConfig, train_run
+
+    try:
+        h = tuple(int(v) for v in hidden.split(","))
+    except ValueError:
+        raise fail(f"--hidden: expected three integers, got {hidden!r}")
+    if len(h) != 3 or min(h) < 1:
+        raise fail(f"--hidden: expected three positive integers, got {hidden!r}")
+    if chunk < 1 or games < 0:
+        raise fail("--chunk must be positive and --games non-negative")
+    cfg = TrainConfig(games=games, hidden=h, alpha=alpha, alpha_min=alpha_min, alpha_halflife=halflife, lam=lam,
+                      seed=seed, chunk=chunk, ckpt_every=ckpt_every, eval_every=eval_every, eval_games=eval_games)
+    train_run(run, cfg, echo=lambda s: typer.echo(s, err=False))
+
+
 def main() -> None:
     """Entry point of the ``bgtools`` script."""
     app()
