@@ -29,6 +29,14 @@ _LAZY = {
     "MoveParseError": "notation",
     "IllegalMoveError": "notation",
     "AmbiguousMoveError": "notation",
+    "Match": "match",
+    "Game": "match",
+    "read_match": "match",
+    "read_matches": "match",
+    "iter_games": "match",
+    "replay": "match",
+    "MatchError": "match",
+    "MatchFileError": "match",
 }
 
 __all__ = [

@@ -164,7 +164,8 @@ def parse_play(position: Position, dice: Sequence[int], text: str,
                 starred.add(p)
         if b != 0:
             landings.add(b)
-    cands = [p for p in plays if list(_mover_after(p)) == target]
+    want = tuple(target)
+    cands = [p for p in plays if p.after.opponent == want]
     if not cands:
         raise IllegalMoveError(f"{t!r} is not a legal play for {dice[0]}{dice[1]}")
     if len(cands) == 1:
@@ -172,7 +173,9 @@ def parse_play(position: Position, dice: Sequence[int], text: str,
     # several plays leave the mover's checkers alike and differ in hits on the way:
     # keep those that hit every starred point and hit nothing but landings and starred points
     allowed = starred | landings
-    fit = [p for p in cands if starred <= set(p.hits) and set(p.hits) <= allowed]
+    # a written landing on an opponent's blot hits it even when the writer marks no hits
+    required = starred | {q for q in landings if position.opponent[24 - q] == 1}
+    fit = [p for p in cands if required <= set(p.hits) and set(p.hits) <= allowed]
     if len(fit) > 1:
         fewest = min(len(p.hits) for p in fit)
         fit = [p for p in fit if len(p.hits) == fewest]
@@ -181,8 +184,3 @@ def parse_play(position: Position, dice: Sequence[int], text: str,
     if not fit:
         raise IllegalMoveError(f"{t!r} does not match the hits of any legal play")
     raise AmbiguousMoveError(f"{t!r} fits {len(fit)} legal plays: " + ", ".join(p.notation() for p in fit))
-
-
-def _mover_after(play: Play) -> tuple[int, ...]:
-    # play.after has the opponent on roll: the mover is its `opponent` side
-    return play.after.opponent

@@ -1,0 +1,820 @@
+"""Match records: the model, the replay under the exact rules, errors and readers.
+
+Model (frozen dataclasses; equality ignores where a thing was read from):
+
+* :class:`Match` - ``players`` (first-named = gnubg player 0 = left .mat column = SGF
+  White, second-named = player 1), ``length`` (0 = money), rules ``crawford``,
+  ``jacoby``, ``beavers``, header ``tags`` and the ``games``.
+* :class:`Game` - ``number`` (as written), ``score`` before the game (player 0, player 1),
+  ``crawford`` (this is the Crawford game, inferred from the score), ``actions`` and
+  ``result`` (:class:`Result`: winner, points, how it ended: ``"bearoff"``, ``"drop"``,
+  ``"resign"``; None while the game is unfinished).  ``errors`` lists the
+  :class:`MatchError` found while reading it.
+* Actions: :class:`Roll` (dice as written, the ``steps`` of the play made: single-die
+  ``(from, to)`` pairs in the mover's numbering, 25 = bar, 0 = off; ``()`` = no legal
+  play; ``None`` = no play recorded), :class:`Double`, :class:`Take`, :class:`Drop`,
+  :class:`Beaver`, :class:`Resign` and :class:`Win`.  Every action has ``player``
+  (0/1, who acts).
+
+Replay: :func:`replay` (or :meth:`Match.replay`) yields one :class:`Step` per action:
+``position`` and ``state`` *before* the action (``position`` seen from
+``state.player_on_roll``; ``state.dice`` is set for a roll, ``double_offered`` for an
+answer to a double), ``play`` (the :class:`~bgtools.movegen.Play` made, with hits
+recomputed from the board), ``legal_plays`` (number of legal plays for the roll) and
+the IDs ``position_id``, ``match_id``, ``xgid``.
+
+Reading: :func:`read_match` (path, text or bytes -> one :class:`Match`),
+:func:`read_matches` (paths, folders -> one Match per file, streamed),
+:func:`iter_games` (one game at a time, with the match header).  The format is
+sniffed: ``.mat`` text and its dialects (:mod:`bgtools.matfile`), gnubg SGF
+(:mod:`bgtools.sgf`), FIBS oldmoves (:mod:`bgtools.oldmoves`), bgtools JSON
+(:mod:`bgtools.matchjson`).  Errors (illegal or ambiguous moves, rolls out of turn,
+results that contradict the board) are collected on the game; ``strict=True`` raises
+:class:`MatchFileError` at the first one instead.
+
+>>> m = read_match(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5   42: 8/4 6/4\\n")
+>>> m.games[0].actions[0]
+Roll(player=0, dice=(3, 1), steps=((8, 5), (6, 5)), status='play')
+>>> [s.position_id for s in m.replay()][:2]
+['4HPwATDgc/ABMA', 'sGfwATDgc/ABMA']
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Sequence, Union
+
+import numpy as np
+
+from .matchstate import GameState, MatchState, to_xgid
+from .position import Position
+
+__all__ = [
+    "Match", "Game", "Result", "Roll", "Double", "Take", "Drop", "Beaver", "Resign", "Win", "Action",
+    "Step", "MatchError", "MatchFileError", "replay", "replay_game", "read_match", "read_matches",
+    "iter_games", "detect_format", "apply_steps", "match_summary",
+]
+
+
+# ----------------------------------------------------------------------------- errors
+@dataclass(frozen=True, slots=True)
+class MatchError:
+    """One problem found in a match record; ``line``/``column`` are 1-based (0 = unknown)."""
+
+    message: str
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    game: int = 0  #: game number as written (0 = outside a game)
+    move: int = 0  #: move number as written on the line (``12)``), 0 = unknown
+
+    def __str__(self) -> str:
+        where = [self.file or "<text>"]
+        if self.line:
+            where.append(str(self.line))
+            if self.column:
+                where.append(str(self.column))
+        ctx = []
+        if self.game:
+            ctx.append(f"game {self.game}")
+        if self.move:
+            ctx.append(f"move {self.move}")
+        return ":".join(where) + ": " + (f"{', '.join(ctx)}: " if ctx else "") + self.message
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column, "game": self.game,
+                "move": self.move, "message": self.message}
+
+
+class MatchFileError(ValueError):
+    """A match record that cannot be read (or, in strict mode, any error in it)."""
+
+    def __init__(self, error: Union[MatchError, str]):
+        if isinstance(error, str):
+            error = MatchError(error)
+        self.error = error
+        super().__init__(str(error))
+
+
+# ----------------------------------------------------------------------------- actions
+_LOC = dict(compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A roll and the play made with it.
+
+    ``dice`` keeps the written order.  ``steps``: the play as single-die steps, ``()``
+    when no play was legal, ``None`` when no play is recorded.  ``status``: ``"play"``,
+    ``"dance"`` (no legal play), ``"rolled"`` (roll only: ``???`` or no move written,
+    typically before a resignation), ``"illegal"`` (the written move is not legal; the
+    rest of the game is then not replayed), ``"unchecked"`` (after an illegal move).
+    ``text`` is the move as written, ``line``/``move_no`` where.
+    """
+
+    player: int
+    dice: tuple[int, int]
+    steps: Optional[tuple[tuple[int, int], ...]] = None
+    status: str = "play"
+    text: str = field(default="", **_LOC)
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+    @property
+    def is_play(self) -> bool:
+        """A checker play that moved at least one checker (what gnubg counts as a play)."""
+        return self.status in ("play", "unchecked") and (bool(self.steps) or bool(self.text.strip()))
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """``player`` doubles; ``cube`` is the new cube value."""
+
+    player: int
+    cube: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver:
+    """``player`` takes and at once redoubles to ``cube`` (also a raccoon), keeping the cube."""
+
+    player: int
+    cube: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """``player`` accepts the double (``implied``: not written, as after a gnubg beaver)."""
+
+    player: int
+    implied: bool = field(default=False, compare=False)
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """``player`` passes the double and loses the cube value before it."""
+
+    player: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``player`` resigns ``level`` (1 single, 2 gammon, 3 backgammon) and the other accepts."""
+
+    player: int
+    level: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """``player`` wins ``points`` (the written result line)."""
+
+    player: int
+    points: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+Action = Union[Roll, Double, Beaver, Take, Drop, Resign, Win]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: ``winner`` (0/1) won ``points``; ``how`` is bearoff, drop or resign."""
+
+    winner: int
+    points: int
+    how: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of a match (see the module docstring)."""
+
+    number: int
+    score: tuple[int, int]
+    actions: tuple[Action, ...] = ()
+    result: Optional[Result] = None
+    crawford: bool = False
+    errors: list = field(default_factory=list, compare=False, repr=False)
+    line: int = field(default=0, compare=False, repr=False)
+    props: dict = field(default_factory=dict, compare=False, repr=False)  #: opaque extras (SGF root)
+    notes: tuple = field(default=(), compare=False, repr=False)  #: opaque per-action extras (SGF)
+
+    @property
+    def plays(self) -> int:
+        return sum(1 for a in self.actions if isinstance(a, Roll) and a.is_play)
+
+    @property
+    def doubles(self) -> int:
+        return sum(1 for a in self.actions if isinstance(a, (Double, Beaver)))
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        s = list(self.score)
+        if self.result is not None:
+            s[self.result.winner] += self.result.points
+        return (s[0], s[1])
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match or money session (see the module docstring)."""
+
+    players: tuple[str, str]
+    length: int
+    games: tuple[Game, ...] = ()
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    tags: dict = field(default_factory=dict, compare=False)
+    source: str = field(default="", compare=False, repr=False)
+    format: str = field(default="", compare=False, repr=False)
+    file_errors: list = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def errors(self) -> list[MatchError]:
+        out = list(self.file_errors)
+        for g in self.games:
+            out.extend(g.errors)
+        return out
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        return self.games[-1].final_score if self.games else (0, 0)
+
+    @property
+    def plays(self) -> int:
+        return sum(g.plays for g in self.games)
+
+    @property
+    def doubles(self) -> int:
+        return sum(g.doubles for g in self.games)
+
+    def replay(self) -> Iterator["Step"]:
+        return replay(self)
+
+
+# ----------------------------------------------------------------------------- board helpers
+def apply_steps(position: Position, steps: Sequence[tuple[int, int]]) -> tuple[Position, tuple[int, ...]]:
+    """Apply single-die steps (mover = ``position.on_roll``) without checking legality.
+
+    Returns the position with the opponent on roll and the points hit (mover's numbering).
+    """
+    me = list(position.on_roll)
+    opp = list(position.opponent)
+    hits = []
+    for a, b in steps:
+        me[24 if a == 25 else a - 1] -= 1
+        if b:
+            me[b - 1] += 1
+            j = 24 - b
+            if opp[j] == 1:
+                opp[j] = 0
+                opp[24] += 1
+                hits.append(b)
+    return Position(tuple(me), tuple(opp)), tuple(hits)
+
+
+def _target_from_text(position: Position, text: str) -> list[int]:
+    from .notation import IllegalMoveError, parse_move_text
+
+    paths = parse_move_text(text)
+    target = list(position.on_roll)
+    for pts, n in paths:
+        a = pts[0][0]
+        b = pts[-1][0]
+        for _ in range(n):
+            sa = 24 if a == 25 else a - 1
+            if target[sa] <= 0:
+                raise IllegalMoveError(f"no checker on {'bar' if a == 25 else a} to move in {text!r}")
+            target[sa] -= 1
+            if b != 0:
+                target[b - 1] += 1
+    return target
+
+
+def _target_from_steps(position: Position, steps) -> list[int]:
+    from .notation import IllegalMoveError
+
+    target = list(position.on_roll)
+    for a, b in steps:
+        sa = 24 if a == 25 else a - 1
+        if not (0 <= a <= 25 and 0 <= b <= 24) or target[sa] <= 0:
+            raise IllegalMoveError(f"no checker on {'bar' if a == 25 else a} to move")
+        target[sa] -= 1
+        if b:
+            target[b - 1] += 1
+    return target
+
+
+def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = None,
+             steps=None):
+    """Find the legal play written as ``text`` (or ``steps``).
+
+    Returns ``(play or None, number of legal plays)``; ``None`` with plays > 0 means no
+    move was given.  Raises IllegalMoveError / AmbiguousMoveError / MoveParseError.
+    """
+    from .movegen import Play, _scratch
+    from .notation import AmbiguousMoveError, IllegalMoveError, parse_play
+
+    d1, d2 = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
+    sc = _scratch()
+    n = sc.run(position.to_array(), d1, d2)
+    empty = (steps is not None and len(steps) == 0) or (steps is None and not (text or "").strip())
+    if empty:
+        return None, n
+    if steps is not None:
+        target = _target_from_steps(position, steps)
+    else:
+        target = _target_from_text(position, text)
+    if n == 0:
+        raise IllegalMoveError(f"no play is legal with {d1}{d2}, but {text or steps!r} is written")
+    tgt = np.asarray(target, dtype=np.int8)
+    idx = np.nonzero((sc.boards[:n, 1, :] == tgt).all(axis=1))[0]
+    if len(idx) == 0:
+        shown = text if text is not None else " ".join(f"{a}/{b}" for a, b in steps)
+        raise IllegalMoveError(f"{shown.strip()!r} is not a legal play for {dice[0]}{dice[1]}")
+    if len(idx) > 1:
+        if steps is not None:
+            # exact steps: pick the play whose hits follow from the steps in order
+            after, hits = apply_steps(position, steps)
+            for i in idx:
+                if sc.boards[i, 0, :].tolist() == list(after.on_roll):
+                    idx = [i]
+                    break
+            else:
+                raise AmbiguousMoveError(f"steps {steps!r} fit {len(idx)} legal plays")
+        else:
+            return parse_play(position, (d1, d2), text), n
+    i = int(idx[0])
+    k = int(sc.nsteps[i])
+    st = tuple((int(sc.steps[i, j, 0]) + 1, int(sc.steps[i, j, 1]) + 1) for j in range(k))
+    opp_after = sc.boards[i, 0].tolist()
+    me_after = sc.boards[i, 1].tolist()
+    opp_before = position.opponent
+    hits = tuple(sorted({24 - j for j in range(24) if opp_before[j] == 1 and opp_after[j] == 0}, reverse=True))
+    return Play((d1, d2), st, hits, Position(tuple(me_after), tuple(opp_after))), n
+
+
+# ----------------------------------------------------------------------------- replay
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a replayed game with the position and match state before it."""
+
+    game_index: int  #: 0-based index of the game in the match
+    game_number: int  #: game number as written
+    index: int  #: 0-based index of the action in the game
+    action: Action
+    position: Position  #: before the action, seen from ``state.player_on_roll``
+    state: MatchState  #: before the action
+    play: Optional[object] = None  #: the movegen.Play made (rolls only)
+    legal_plays: int = 0  #: number of legal plays for the roll (0 for other actions)
+
+    @property
+    def position_id(self) -> str:
+        return self.position.position_id()
+
+    @property
+    def match_id(self) -> str:
+        return self.state.match_id()
+
+    @property
+    def xgid(self) -> str:
+        return to_xgid(self.position, self.state)
+
+    @property
+    def player(self) -> int:
+        return self.action.player
+
+
+def crawford_flags(length: int, scores: Sequence[tuple[int, int]], rule: bool = True) -> list[bool]:
+    """Which games are the Crawford game: the first one in which exactly one player is 1-away."""
+    out = []
+    seen = False
+    for s in scores:
+        is_c = False
+        if rule and length > 0 and not seen:
+            away = [length - s[0], length - s[1]]
+            if (away[0] == 1) != (away[1] == 1) and min(away) >= 1:
+                is_c = seen = True
+        out.append(is_c)
+    return out
+
+
+class _Replayer:
+    """Walks a game's actions, resolving and checking them; shared by readers and :func:`replay`."""
+
+    def __init__(self, match: Match, game: Game, file: str = "", strict: bool = False,
+                 want_steps: bool = False, game_index: int = 0):
+        self.m = match
+        self.g = game
+        self.file = file
+        self.strict = strict
+        self.want = want_steps
+        self.gi = game_index
+        self.errors: list[MatchError] = []
+        self.out: list[Action] = []
+        self.steps: list[Step] = []
+
+    def err(self, a, msg: str) -> None:
+        e = MatchError(msg, self.file, getattr(a, "line", 0) or self.g.line, getattr(a, "column", 0),
+                       self.g.number, getattr(a, "move_no", 0))
+        if self.strict:
+            raise MatchFileError(e)
+        self.errors.append(e)
+
+    def state(self, **kw) -> MatchState:
+        m, g = self.m, self.g
+        return MatchState(cube=min(self.cube, 2 ** 15), cube_owner=self.owner, crawford=g.crawford,
+                          match_length=m.length, score=g.score, jacoby=m.jacoby and m.length == 0,
+                          beavers=m.beavers, **kw)
+
+    def pos_for(self, p: int) -> Position:
+        return self.pos if self.persp == p else self.pos.swap()
+
+    def run(self) -> tuple[tuple[Action, ...], Optional[Result], list[MatchError], list[Step]]:
+        g = self.g
+        self.pos = Position.initial()
+        self.persp = 0
+        self.cube = 1
+        self.owner = -1
+        pending = None  # (doubler, cube before the double, new cube)
+        beavered = False
+        last_roller = None
+        broken = False  # after an illegal move: read on, replay no more
+        result: Optional[Result] = None
+        over = False
+        dropped = None
+        for idx, a in enumerate(g.actions):
+            p = a.player
+            if result is not None and not isinstance(a, Win):
+                self.err(a, "action after the end of the game")
+                self.out.append(a)
+                continue
+            if isinstance(a, Roll):
+                if pending is not None:
+                    if beavered and p == pending[0]:
+                        t = Take(p, implied=True, line=a.line, column=a.column, move_no=a.move_no)
+                        self._cube_step(t, pending, idx, beavered)
+                        self.out.append(t)
+                        pending = None
+                        beavered = False
+                    else:
+                        self.err(a, f"roll while a double awaits an answer")
+                        pending = None
+                        beavered = False
+                if over and not broken:
+                    self.err(a, "roll after the game was already won by bearing off")
+                if last_roller is not None and p == last_roller and not broken:
+                    self.err(a, f"player {p + 1} rolls twice in a row")
+                last_roller = p
+                if broken:
+                    new = replace(a, status="unchecked")
+                    if self.want:
+                        self.steps.append(Step(self.gi, g.number, len(self.out), new, self.pos_for(p),
+                                               self.state(player_on_roll=p, turn=p, dice=a.dice)))
+                    self.out.append(new)
+                    continue
+                pos = self.pos_for(p)
+                st = self.state(player_on_roll=p, turn=p, dice=a.dice) if self.want else None
+                try:
+                    if a.status == "rolled":
+                        play, n = _resolve(pos, a.dice, "", None)
+                    else:
+                        play, n = _resolve(pos, a.dice, a.text if a.steps is None else None, a.steps)
+                except ValueError as e:
+                    self.err(a, f"illegal move: {e}" if "legal" not in str(e) and "fits" not in str(e)
+                             else str(e))
+                    bad = replace(a, steps=None, status="illegal")
+                    if self.want:
+                        self.steps.append(Step(self.gi, g.number, len(self.out), bad, pos, st, None, 0))
+                    self.out.append(bad)
+                    broken = True
+                    continue
+                if play is None:
+                    if a.status == "rolled":
+                        new = a
+                    elif n == 0:
+                        new = replace(a, steps=(), status="dance")
+                    else:
+                        # no move written although plays exist: gnubg plays a forced move,
+                        # otherwise records the roll only
+                        if n == 1:
+                            from .movegen import legal_plays
+
+                            play = legal_plays(pos, a.dice)[0]
+                        new = replace(a, steps=None, status="rolled") if play is None else \
+                            replace(a, steps=play.steps, status="play")
+                else:
+                    new = replace(a, steps=play.steps, status="play")
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), new, pos, st, play, n))
+                if play is not None:
+                    self.pos = play.after
+                    self.persp = 1 - p
+                    if self.pos.is_game_over():
+                        over = True
+                self.out.append(new)
+            elif isinstance(a, Double):
+                if pending is not None and not broken:
+                    self.err(a, "double while another double awaits an answer")
+                if not broken:
+                    if g.crawford:
+                        self.err(a, "double in the Crawford game")
+                    elif self.owner == 1 - p:
+                        self.err(a, f"player {p + 1} doubles but the opponent owns the cube")
+                    elif a.cube != 2 * self.cube:
+                        self.err(a, f"double to {a.cube} but the cube is at {self.cube}")
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
+                                           self.state(player_on_roll=p, turn=p)))
+                pending = (p, self.cube, a.cube)
+                beavered = False
+                self.out.append(a)
+            elif isinstance(a, (Take, Drop, Beaver)):
+                if pending is None or p == pending[0] and not beavered:
+                    if not broken:
+                        self.err(a, f"{type(a).__name__.lower()} without a double to answer")
+                    self.out.append(a)
+                    continue
+                if isinstance(a, Beaver):
+                    if self.want:
+                        self._cube_step(a, pending, idx, beavered, record_only=True)
+                    self.cube = a.cube
+                    self.owner = p
+                    pending = (pending[0], pending[2], a.cube)
+                    beavered = True
+                    self.out.append(a)
+                    continue
+                self._cube_step(a, pending, idx, beavered)
+                self.out.append(a)
+                if isinstance(a, Drop):
+                    dropped = (1 - p, pending[1])
+                pending = None
+                beavered = False
+            elif isinstance(a, Resign):
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
+                                           self.state(player_on_roll=p, turn=p)))
+                self.out.append(a)
+            elif isinstance(a, Win):
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
+                                           self.state(player_on_roll=p, turn=p,
+                                                      game_state=GameState.OVER)))
+                if result is not None:
+                    self.err(a, "a second result for the same game")
+                    continue
+                result = self._result(a, over, dropped, broken)
+                if result.how == "resign" and not (self.out and isinstance(self.out[-1], Resign)):
+                    self.out.append(Resign(1 - p, max(1, min(3, result.points // max(self.cube, 1))),
+                                           line=a.line, column=a.column, move_no=a.move_no))
+                self.out.append(a)
+        if pending is not None and not broken and result is None:
+            pass  # file ends while a double awaits an answer: game left open
+        if result is None and over and not broken:
+            w = self.persp ^ 1  # the player who just moved
+            result = Result(w, self._bearoff_points(w), "bearoff")
+        return tuple(self.out), result, self.errors, self.steps
+
+    def _cube_step(self, a, pending, idx, beavered, record_only=False):
+        doubler = pending[0]
+        if self.want:
+            self.steps.append(Step(self.gi, self.g.number, len(self.out), a, self.pos_for(doubler),
+                                   self.state(player_on_roll=doubler, turn=a.player, double_offered=True)))
+        if record_only:
+            return
+        if isinstance(a, Take):
+            if not beavered:
+                self.cube = pending[2]
+                self.owner = a.player
+
+    def _bearoff_points(self, winner: int) -> int:
+        pos = self.pos_for(1 - winner)  # loser's view: on_roll = loser
+        loser = pos.on_roll
+        if sum(loser) < 15:
+            mult = 1
+        elif loser[24] or any(loser[18:24]):
+            mult = 3
+        else:
+            mult = 2
+        if self.m.length == 0 and self.m.jacoby and self.owner == -1 and self.cube == 1:
+            mult = 1
+        return self.cube * mult
+
+    def _result(self, a: Win, over: bool, dropped, broken: bool) -> Result:
+        p = a.player
+        if dropped is not None:
+            if dropped[0] != p and not broken:
+                self.err(a, f"player {p + 1} wins although player {p + 1} dropped the double")
+            elif a.points != dropped[1] and not broken:
+                self.err(a, f"wins {a.points} but a dropped cube of {dropped[1]} gives {dropped[1]}")
+            return Result(p, a.points, "drop")
+        if over and not broken:
+            w = self.persp ^ 1
+            pts = self._bearoff_points(w)
+            if w != p:
+                self.err(a, f"player {p + 1} is written as winner but player {w + 1} bore off all checkers")
+                return Result(w, pts, "bearoff")
+            if a.points != pts:
+                need = [self.m.length - s for s in self.g.score]
+                clamped = self.m.length > 0 and a.points >= need[p] and pts >= need[p]
+                if not clamped:
+                    self.err(a, f"wins {a.points} point(s) but the board and the cube give {pts}")
+            return Result(p, a.points, "bearoff")
+        if not broken:
+            cube = max(self.cube, 1)
+            if a.points % cube or not 1 <= a.points // cube <= 3:
+                self.err(a, f"wins {a.points} point(s) by resignation, which is not 1, 2 or 3 times "
+                            f"the cube ({cube})")
+        return Result(p, a.points, "resign")
+
+
+def check_game(match: Match, game: Game, file: str = "", strict: bool = False) -> Game:
+    """Replay ``game``: resolve its moves, infer the result, collect errors (returns a new Game)."""
+    actions, result, errors, _ = _Replayer(match, game, file, strict).run()
+    if result is None and game.result is not None:
+        result = game.result
+    return replace(game, actions=actions, result=result, errors=list(game.errors) + errors)
+
+
+def finish_match(match: Match, file: str = "", strict: bool = False) -> Match:
+    """Infer Crawford games and replay every game (used by the readers)."""
+    flags = crawford_flags(match.length, [g.score for g in match.games], match.crawford)
+    games = []
+    for g, c in zip(match.games, flags):
+        games.append(check_game(match, replace(g, crawford=c), file, strict))
+    return replace(match, games=tuple(games))
+
+
+def replay_game(match: Match, game: Game, game_index: int = 0) -> Iterator[Step]:
+    """Yield a :class:`Step` for every action of ``game`` (position and state before it)."""
+    _, _, _, steps = _Replayer(match, game, want_steps=True, game_index=game_index).run()
+    yield from steps
+
+
+def replay(match: Match) -> Iterator[Step]:
+    """Yield a :class:`Step` for every action of every game of ``match``."""
+    for i, g in enumerate(match.games):
+        yield from replay_game(match, g, i)
+
+
+# ----------------------------------------------------------------------------- readers
+Source = Union[str, bytes, os.PathLike]
+
+
+def detect_format(text: str, name: str = "") -> str:
+    """Guess the format of a match record: ``mat``, ``sgf``, ``oldmoves`` or ``json``."""
+    suffix = Path(name).suffix.lower() if name else ""
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    if head.startswith("(;") or suffix == ".sgf":
+        return "sgf"
+    if head.startswith("{") or suffix == ".json":
+        return "json"
+    if "Score is " in head and " is X - " in head or suffix == ".oldmoves":
+        return "oldmoves"
+    return "mat"
+
+
+def decode_bytes(data: bytes) -> str:
+    """UTF-8 (BOM stripped), falling back to Latin-1 for old single-byte files."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _load(source: Source) -> tuple[str, str]:
+    """(text, name) of a path, bytes or text."""
+    if isinstance(source, bytes):
+        return decode_bytes(source), ""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                           and len(source) < 4096 and os.path.exists(source)):
+        p = Path(source)
+        try:
+            return decode_bytes(p.read_bytes()), str(source)
+        except OSError as e:
+            raise MatchFileError(MatchError(f"cannot read: {e.strerror or e}", str(source))) from None
+    return str(source), ""
+
+
+def read_match(source: Source, *, format: Optional[str] = None, strict: bool = False,
+               name: str = "") -> Match:
+    """Read and replay one match from a path, text or bytes.
+
+    Errors are collected on the games (``match.errors``); ``strict=True`` raises
+    :class:`MatchFileError` at the first one.  A file that holds no match at all raises
+    MatchFileError too.
+    """
+    text, fname = _load(source)
+    fname = name or fname
+    fmt = format or detect_format(text, fname)
+    if fmt == "mat":
+        from .matfile import parse_mat as parse
+    elif fmt == "sgf":
+        from .sgf import parse_sgf as parse
+    elif fmt == "oldmoves":
+        from .oldmoves import parse_oldmoves as parse
+    elif fmt == "json":
+        from .matchjson import parse_json as parse
+    else:
+        raise ValueError(f"unknown match format {fmt!r}")
+    m = parse(text, fname, strict=strict)
+    m = finish_match(m, fname, strict)
+    return replace(m, source=fname, format=fmt)
+
+
+MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf", ".json", ".oldmoves")
+
+
+def expand_paths(paths: Iterable[Union[str, os.PathLike]]) -> Iterator[str]:
+    """Files, folders (searched recursively for match files) and glob patterns -> file paths."""
+    import glob
+
+    for p in paths:
+        s = str(p)
+        if s == "-":
+            yield s
+        elif os.path.isdir(s):
+            for root, dirs, files in os.walk(s):
+                dirs.sort()
+                for f in sorted(files):
+                    if f.lower().endswith(MATCH_SUFFIXES):
+                        yield os.path.join(root, f)
+        elif os.path.exists(s):
+            yield s
+        else:
+            hits = sorted(glob.glob(s, recursive=True))
+            if not hits:
+                yield s  # reported as unreadable by the caller
+            for h in hits:
+                if os.path.isfile(h):
+                    yield h
+
+
+def read_matches(paths: Iterable[Union[str, os.PathLike]], *, strict: bool = False) -> Iterator[Match]:
+    """Yield one replayed :class:`Match` per file (folders and globs expanded), streaming.
+
+    An unreadable file yields a Match with no games and the reason in ``file_errors``.
+    """
+    for path in expand_paths(paths):
+        try:
+            yield read_match(Path(path), strict=strict, name=path)
+        except MatchFileError as e:
+            if strict:
+                raise
+            yield Match(("", ""), 0, source=path, file_errors=[replace(e.error, file=path)])
+
+
+def iter_games(source: Union[Source, Iterable], *, strict: bool = False) -> Iterator[tuple[Match, Game]]:
+    """Yield ``(match header, game)`` for every game of one source or of many paths.
+
+    The header is the Match without its games.  Only one match is held at a time.
+    """
+    if isinstance(source, (list, tuple)) or (not isinstance(source, (str, bytes, os.PathLike))):
+        matches = read_matches(source, strict=strict)
+    else:
+        matches = iter([read_match(source, strict=strict)])
+    for m in matches:
+        head = replace(m, games=())
+        for g in m.games:
+            yield head, g
+
+
+def match_summary(m: Match) -> dict:
+    """The per-file record of ``bgtools check --json``."""
+    errs = m.errors
+    return {
+        "file": m.source,
+        "format": m.format,
+        "players": list(m.players),
+        "length": m.length,
+        "games": len(m.games),
+        "plays": m.plays,
+        "doubles": m.doubles,
+        "final_score": list(m.final_score),
+        "errors": [{"line": e.line, "column": e.column, "game": e.game, "move": e.move,
+                    "message": e.message} for e in errs],
+    }
