@@ -461,7 +461,7 @@ class _Replayer:
         pending = None  # (doubler, cube before the double, new cube)
         beavered = False
         last_roller = None
-        broken = False  # after an illegal move: read on, replay no more
+        broken = bool(g.props.get("_setup"))  # after an illegal move or a board edit: read on, replay no more
         result: Optional[Result] = None
         over = False
         dropped = None
