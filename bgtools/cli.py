@@ -192,7 +192,7 @@ def train(
     alpha: Annotated[float, typer.Option("--alpha", help="Initial learning rate.")] = 0.1,
     alpha_min: Annotated[float, typer.Option("--alpha-min", help="Floor of the learning rate.")] = 0.02,
     halflife: Annotated[int, typer.Option("--alpha-halflife", help="Games over which the rate halves.")] = 100_000,
-    lam: Annotated[float, typer.Option("--lambda", help="TD lambda.")] = 0.0,
+    lam: Annotated[float, typer.Option("--lambda", help="TD lambda at the start (decays with the rate).")] = 0.7,
     seed: Annotated[int, typer.Option("--seed")] = 1,
     chunk: Annotated[int, typer.Option("--chunk", help="Games per log line.")] = 500,
     ckpt_every: Annotated[int, typer.Option("--ckpt-every", help="Games between checkpoints.")] = 5_000,
@@ -213,6 +213,121 @@ def train(
     cfg = TrainConfig(games=games, hidden=h, alpha=alpha, alpha_min=alpha_min, alpha_halflife=halflife, lam=lam,
                       seed=seed, chunk=chunk, ckpt_every=ckpt_every, eval_every=eval_every, eval_games=eval_games)
     train_run(run, cfg, echo=lambda s: typer.echo(s, err=False))
+
+
+# --------------------------------------------------------------------------- check / convert
+@app.command()
+def check(
+    paths: Annotated[List[str], typer.Argument(help="Match files, folders, globs; '-' reads stdin.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON line per file.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Stop each file at its first error.")] = False,
+) -> None:
+    """Replay every game of match files (.mat/.txt, SGF, FIBS oldmoves, JSON) under the rules.
+
+    Prints games, plays, doubles, final score and errors (with line numbers) per file.
+    Exit status 1 when any error was found, 2 when a file cannot be read at all.
+    """
+    from .match import Match, MatchError, MatchFileError, expand_paths, match_summary, read_match
+
+    files = list(expand_paths(paths))
+    show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
+    any_err = unreadable = False
+
+    def one(path: str) -> Match:
+        try:
+            if path == "-":
+                return read_match(sys.stdin.buffer.read(), name="<stdin>", strict=strict)
+            if not Path(path).is_file():
+                raise MatchFileError(MatchError("no such file", path))
+            return read_match(Path(path), name=path, strict=strict)
+        except MatchFileError as e:
+            err = e.error if e.error.file else MatchError(e.error.message, path, e.error.line, e.error.column,
+                                                          e.error.game, e.error.move)
+            return Match(("", ""), 0, source=path, file_errors=[err])
+
+    def report(m: Match) -> None:
+        nonlocal any_err, unreadable
+        s = match_summary(m)
+        if m.file_errors and not m.games:
+            unreadable = True
+        if s["errors"]:
+            any_err = True
+        if as_json:
+            typer.echo(json.dumps(s, ensure_ascii=False))
+            return
+        typer.echo(f"{s['file']}: {s['games']} games, {s['plays']} plays, {s['doubles']} doubles, "
+                   f"final score {s['final_score'][0]}-{s['final_score'][1]}"
+                   + (f", {len(s['errors'])} error(s)" if s["errors"] else ""))
+        for e in m.errors:
+            typer.echo(f"  {e}")
+
+    if show_bar:
+        from rich.progress import Progress
+        from rich.console import Console
+
+        with Progress(console=Console(stderr=True), transient=True) as prog:
+            task = prog.add_task("checking", total=len(files))
+            for f in files:
+                report(one(f))
+                prog.advance(task)
+    else:
+        for f in files:
+            report(one(f))
+    if any_err or unreadable:
+        raise typer.Exit(2 if unreadable else 1)
+
+
+_FORMAT_SUFFIX = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}
+
+
+@app.command()
+def convert(
+    src: Annotated[str, typer.Argument(help="A match file or a folder of them.")],
+    out: Annotated[str, typer.Option("--output", "-o", help="Output file (or folder when SRC is a folder).")],
+    to: Annotated[Optional[str], typer.Option("--to", help="mat, sgf or json (default: from the output suffix).")] = None,
+) -> None:
+    """Convert match files between .mat, SGF and JSON (written atomically, never half-written)."""
+    from .match import MatchFileError, expand_paths, read_match
+    from .matchjson import write_json
+    from .matfile import write_mat
+    from .sgf import write_sgf
+
+    writers = {"mat": write_mat, "sgf": write_sgf, "json": write_json}
+    if to is not None and to not in writers:
+        raise fail(f"--to {to!r}: expected mat, sgf or json")
+    src_p, out_p = Path(src), Path(out)
+    if not src_p.exists():
+        raise fail(f"{src}: no such file or folder")
+    if src_p.is_dir():
+        if to is None:
+            raise fail("converting a folder needs --to mat|sgf|json")
+        jobs = []
+        for f in expand_paths([src]):
+            rel = Path(f).relative_to(src_p)
+            jobs.append((Path(f), (out_p / rel).with_suffix(_FORMAT_SUFFIX[to])))
+    else:
+        fmt = to or {".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json"}.get(out_p.suffix.lower())
+        if fmt is None:
+            raise fail(f"{out}: cannot tell the format from the suffix; use --to mat|sgf|json")
+        to = fmt
+        jobs = [(src_p, out_p)]
+    errors = 0
+    for s, o in jobs:
+        try:
+            m = read_match(s, name=str(s))
+        except MatchFileError as e:
+            typer.echo(f"bgtools: error: {e}", err=True)
+            errors += 1
+            continue
+        for e in m.errors:
+            typer.echo(f"bgtools: warning: {e}", err=True)
+        try:
+            o.parent.mkdir(parents=True, exist_ok=True)
+            writers[to](m, o)
+        except OSError as e:
+            raise fail(f"{o}: cannot write: {e.strerror or e}")
+    if errors:
+        raise typer.Exit(2)
 
 
 def main() -> None:

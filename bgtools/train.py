@@ -32,7 +32,7 @@ from .play import MAX_TURNS, _swap_into, game_over_board, net_choose0, new_scrat
 
 __all__ = ["TrainConfig", "td_games", "train_run", "LOG_FIELDS"]
 
-LOG_FIELDS = ["games", "hours", "games_per_s", "alpha", "turns_per_game", "ppg", "ci95", "eval_games", "note"]
+LOG_FIELDS = ["games", "hours", "games_per_s", "alpha", "lambda", "turns_per_game", "ppg", "ci95", "eval_games", "note"]
 
 
 @nb.njit(cache=True)
@@ -165,7 +165,7 @@ class TrainConfig:
     alpha: float = 0.1
     alpha_min: float = 0.02
     alpha_halflife: int = 100_000
-    lam: float = 0.0
+    lam: float = 0.7
     seed: int = 1
     chunk: int = 500
     ckpt_every: int = 5_000
@@ -175,6 +175,10 @@ class TrainConfig:
 
     def alpha_at(self, games_done: int) -> float:
         return max(self.alpha_min, self.alpha * 0.5 ** (games_done / self.alpha_halflife))
+
+    def lam_at(self, games_done: int) -> float:
+        """lambda decays with the learning rate (lam at the start, lam * alpha_min / alpha at the floor)."""
+        return self.lam * self.alpha_at(games_done) / self.alpha
 
 
 def _write_log(path: Path, row: dict) -> None:
@@ -231,11 +235,11 @@ def train_run(run_dir: str | Path, config: TrainConfig | None = None, echo=print
             n = min(cfg.chunk, stop - done)
             a = cfg.alpha_at(done)
             t0 = time.perf_counter()
-            st = td_games(w, done, n, cfg.seed, a, cfg.lam)
+            st = td_games(w, done, n, cfg.seed, a, cfg.lam_at(done))
             dt = time.perf_counter() - t0
             done += n
             hours += dt / 3600.0
-            row = {"games": done, "hours": f"{hours:.4f}", "games_per_s": f"{n / dt:.1f}", "alpha": f"{a:.4f}",
+            row = {"games": done, "hours": f"{hours:.4f}", "games_per_s": f"{n / dt:.1f}", "alpha": f"{a:.4f}", "lambda": f"{cfg.lam_at(done - n):.3f}",
                    "turns_per_game": f"{st[1] / st[0]:.1f}", "ppg": "", "ci95": "", "eval_games": "", "note": ""}
             if cfg.eval_every and done % cfg.eval_every == 0:
                 r = duel_vs_pubeval(w, cfg.eval_games, seed=cfg.eval_seed)
