@@ -12,7 +12,8 @@ outputs, through the net of the position's class.  Game ``g`` of a run uses the 
 ``seed * 10**9 + g``, so a run stopped at a checkpoint resumes to the same weights.
 
 A run folder holds ``ckpt.npz`` (weights, games done, config), ``best.npz`` (the weights
-that scored best against pubeval so far) and ``log.csv``.
+that scored best against pubeval so far), ``snapshots/`` (the weights at each strength
+check) and ``log.csv``.
 """
 
 from __future__ import annotations
@@ -239,12 +240,15 @@ def train_run(run_dir: str | Path, config: TrainConfig | None = None, echo=print
             dt = time.perf_counter() - t0
             done += n
             hours += dt / 3600.0
-            row = {"games": done, "hours": f"{hours:.4f}", "games_per_s": f"{n / dt:.1f}", "alpha": f"{a:.4f}", "lambda": f"{cfg.lam_at(done - n):.3f}",
-                   "turns_per_game": f"{st[1] / st[0]:.1f}", "ppg": "", "ci95": "", "eval_games": "", "note": ""}
+            row = {"games": done, "hours": f"{hours:.4f}", "games_per_s": f"{n / dt:.1f}", "alpha": f"{a:.4f}",
+                   "lambda": f"{cfg.lam_at(done - n):.3f}", "turns_per_game": f"{st[1] / st[0]:.1f}",
+                   "ppg": "", "ci95": "", "eval_games": "", "note": ""}
             if cfg.eval_every and done % cfg.eval_every == 0:
                 r = duel_vs_pubeval(w, cfg.eval_games, seed=cfg.eval_seed)
                 row.update(ppg=f"{r.ppg:.4f}", ci95=f"{r.ci95:.4f}", eval_games=r.games)
                 echo(f"{done} games: vs pubeval {r}")
+                (run / "snapshots").mkdir(exist_ok=True)
+                save(run / "snapshots" / f"g{done:08d}.npz")
                 if r.ppg > best:
                     best = r.ppg
                     save(run / "best.npz")
