@@ -126,7 +126,9 @@ class Roll:
     @property
     def is_play(self) -> bool:
         """A checker play that moved at least one checker (what gnubg counts as a play)."""
-        return self.status in ("play", "unchecked") and (bool(self.steps) or bool(self.text.strip()))
+        if self.status == "play":
+            return bool(self.steps)
+        return self.status == "unchecked" and (bool(self.steps) or "/" in self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,7 +491,7 @@ class _Replayer:
                     self.err(a, f"player {p + 1} rolls twice in a row")
                 last_roller = p
                 if broken:
-                    new = replace(a, status="unchecked")
+                    new = a if a.status == "rolled" else replace(a, status="unchecked")
                     if self.want:
                         self.steps.append(Step(self.gi, g.number, len(self.out), new, self.pos_for(p),
                                                self.state(player_on_roll=p, turn=p, dice=a.dice)))
@@ -589,7 +591,7 @@ class _Replayer:
                 if result.how == "resign" and not (self.out and isinstance(self.out[-1], Resign)):
                     self.out.append(Resign(1 - p, max(1, min(3, result.points // max(self.cube, 1))),
                                            line=a.line, column=a.column, move_no=a.move_no))
-                self.out.append(a)
+                self.out.append(replace(a, player=result.winner, points=result.points))
         if pending is not None and not broken and result is None:
             pass  # file ends while a double awaits an answer: game left open
         if result is None and over and not broken:
@@ -628,26 +630,31 @@ class _Replayer:
             if dropped[0] != p and not broken:
                 self.err(a, f"player {p + 1} wins although player {p + 1} dropped the double")
             elif a.points != dropped[1] and not broken:
-                self.err(a, f"wins {a.points} but a dropped cube of {dropped[1]} gives {dropped[1]}")
-            return Result(p, a.points, "drop")
+                self.err(a, f"wins {a.points} point(s) but the dropped cube gives {dropped[1]}")
+            return Result(dropped[0], dropped[1], "drop")
         if over and not broken:
             w = self.persp ^ 1
             pts = self._bearoff_points(w)
             if w != p:
                 self.err(a, f"player {p + 1} is written as winner but player {w + 1} bore off all checkers")
                 return Result(w, pts, "bearoff")
-            if a.points != pts:
-                need = [self.m.length - s for s in self.g.score]
-                clamped = self.m.length > 0 and a.points >= need[p] and pts >= need[p]
-                if not clamped:
-                    self.err(a, f"wins {a.points} point(s) but the board and the cube give {pts}")
-            return Result(p, a.points, "bearoff")
-        if not broken:
-            cube = max(self.cube, 1)
-            if a.points % cube or not 1 <= a.points // cube <= 3:
-                self.err(a, f"wins {a.points} point(s) by resignation, which is not 1, 2 or 3 times "
-                            f"the cube ({cube})")
-        return Result(p, a.points, "resign")
+            if a.points != pts and not self._wins_match(p, a.points, pts):
+                self.err(a, f"wins {a.points} point(s) but the board and the cube give {pts}")
+            return Result(p, pts, "bearoff")
+        cube = max(self.cube, 1)
+        level = max(1, min(3, a.points // cube))
+        if not broken and (a.points % cube or not 1 <= a.points // cube <= 3) \
+                and not self._wins_match(p, a.points, cube * level):
+            self.err(a, f"wins {a.points} point(s) by resignation, which is not 1, 2 or 3 times "
+                        f"the cube ({cube})")
+        return Result(p, cube * level, "resign")
+
+    def _wins_match(self, p: int, written: int, actual: int) -> bool:
+        """Writers may put the match-winning total (or clamp it) on the last game's result."""
+        if self.m.length <= 0:
+            return False
+        need = self.m.length - self.g.score[p]
+        return written >= need and actual >= need
 
 
 def check_game(match: Match, game: Game, file: str = "", strict: bool = False) -> Game:
@@ -714,7 +721,17 @@ def _load(source: Source) -> tuple[str, str]:
                                            and len(source) < 4096 and os.path.exists(source)):
         p = Path(source)
         try:
-            return decode_bytes(p.read_bytes()), str(source)
+            data = p.read_bytes()
+            if p.suffix.lower() == ".gz":
+                import gzip
+                import zlib
+
+                try:
+                    data = gzip.decompress(data)
+                except (OSError, EOFError, zlib.error) as e:
+                    raise MatchFileError(MatchError(f"not a readable gzip file: {e}", str(source))) from None
+                return decode_bytes(data), str(source)[:-3]
+            return decode_bytes(data), str(source)
         except OSError as e:
             raise MatchFileError(MatchError(f"cannot read: {e.strerror or e}", str(source))) from None
     return str(source), ""
@@ -729,8 +746,8 @@ def read_match(source: Source, *, format: Optional[str] = None, strict: bool = F
     MatchFileError too.
     """
     text, fname = _load(source)
-    fname = name or fname
     fmt = format or detect_format(text, fname)
+    fname = name or fname
     if fmt == "mat":
         from .matfile import parse_mat as parse
     elif fmt == "sgf":
@@ -746,7 +763,7 @@ def read_match(source: Source, *, format: Optional[str] = None, strict: bool = F
     return replace(m, source=fname, format=fmt)
 
 
-MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf", ".json", ".oldmoves")
+MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf", ".json", ".oldmoves", ".sgf.gz", ".mat.gz")
 
 
 def expand_paths(paths: Iterable[Union[str, os.PathLike]]) -> Iterator[str]:

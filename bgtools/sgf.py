@@ -28,7 +28,7 @@ __all__ = ["parse_sgf", "format_sgf", "write_sgf", "parse_collection"]
 
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|(;)|([A-Za-z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+))", re.S)
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
-_SETUP = {"AE", "AB", "AW", "PL", "DI", "CV", "CP", "CO"}
+_SETUP = {"AE", "AB", "AW", "CV", "CP", "CO"}
 _STRUCT = {"W", "B"}
 
 
@@ -178,6 +178,12 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
             who = "W" if "W" in node else ("B" if "B" in node else None)
             extra = {k: v for k, v in node.items() if k not in _STRUCT}
             if who is None:
+                pl, di = node.get("PL", [""])[0].strip().upper(), node.get("DI", [""])[0].strip()
+                if pl in ("W", "B") and re.fullmatch(r"[1-6][1-6]", di) and not _SETUP & node.keys():
+                    # gnubg: dice rolled, no move (a resignation follows)
+                    actions.append(Roll(0 if pl == "W" else 1, (int(di[0]), int(di[1])), None, "rolled", "???",
+                                        line=line))
+                    notes.append({k: v for k, v in extra.items() if k not in ("PL", "DI")})
                 continue
             p = 0 if who == "W" else 1
             val = node[who][0].strip()
@@ -275,6 +281,13 @@ def format_sgf(match: Match) -> str:
             if isinstance(a, (Resign, Win)):
                 continue
             who = "WB"[a.player]
+            extra = ""
+            if notes:
+                extra = "".join(key + "".join(f"[{_escape(v)}]" for v in vals) for key, vals in notes[k].items())
+            k += 1
+            if isinstance(a, Roll) and a.status == "rolled":
+                out.append(f";PL[{who}]DI[{a.dice[0]}{a.dice[1]}]{extra}")
+                continue
             if isinstance(a, Roll):
                 val = f"{a.dice[0]}{a.dice[1]}"
                 if a.steps:
@@ -285,10 +298,6 @@ def format_sgf(match: Match) -> str:
                 val = "take"
             else:
                 val = "drop"
-            extra = ""
-            if notes:
-                extra = "".join(key + "".join(f"[{_escape(v)}]" for v in vals) for key, vals in notes[k].items())
-            k += 1
             out.append(f";{who}[{val}]{extra}")
         out.append(")")
     return "\n".join(out) + "\n"
