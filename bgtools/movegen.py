@@ -33,71 +33,13 @@ MAX_PLAYS = 4096
 _TABLE = 8192  # open-addressing table for de-duplication, power of two
 
 
-@nb.njit(cache=True, inline="always")
-def _dest(me, opp, s, d, outside):
-    """Destination slot of a checker on slot ``s`` moved ``d`` pips, -1 = off, -99 = illegal."""
-    if me[24] > 0 and s != 24:
-        return -99
-    t = s - d
-    if t >= 0:
-        if opp[23 - t] >= 2:
-            return -99
-        return t
-    # bearing off
-    if outside > 0:
-        return -99
-    if t == -1:
-        return -1
-    for k in range(s + 1, 6):
-        if me[k] > 0:
-            return -99
-    return -1
-
-
-@nb.njit(cache=True, inline="always")
-def _apply(me, opp, s, t):
-    """Move one checker s -> t (t == -1: off).  Returns 1 if it hit a blot."""
-    me[s] -= 1
-    if t < 0:
-        return 0
-    me[t] += 1
-    if opp[23 - t] == 1:
-        opp[23 - t] = 0
-        opp[24] += 1
-        return 1
-    return 0
-
-
-@nb.njit(cache=True, inline="always")
-def _undo(me, opp, s, t, hit):
-    me[s] += 1
-    if t < 0:
-        return
-    me[t] -= 1
-    if hit:
-        opp[23 - t] = 1
-        opp[24] -= 1
-
-
-@nb.njit(cache=True, inline="always")
-def _outside(s, t):
-    """Change of the count of checkers outside home when moving s -> t."""
-    return (1 if t >= 6 else 0) - (1 if s >= 6 else 0)
-
-
 @nb.njit(cache=True)
-def _record(me, opp, hitmask, nsteps, steps, keys, table, stamp, gen, out_boards, out_steps, out_nsteps, n):
-    k1 = np.uint64(0)
-    for i in range(16):
-        k1 = (k1 << np.uint64(4)) | np.uint64(me[i])
-    k2 = np.uint64(hitmask)
-    for i in range(16, 25):
-        k2 = (k2 << np.uint64(4)) | np.uint64(me[i])
+def _record(me, opp, k1, k2, nsteps, st_from, st_to, keys, table, stamp, gen, out_boards, out_steps,
+            out_nsteps, n):
+    """Store the current board unless an equal one was stored already; return the new count."""
     h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
     slot = np.int64((h >> np.uint64(40)) & np.uint64(_TABLE - 1))
-    while True:
-        if stamp[slot] != gen:
-            break
+    while stamp[slot] == gen:
         j = table[slot]
         if keys[j, 0] == k1 and keys[j, 1] == k2:
             return n
@@ -112,169 +54,231 @@ def _record(me, opp, hitmask, nsteps, steps, keys, table, stamp, gen, out_boards
         out_boards[n, 0, i] = opp[i]
         out_boards[n, 1, i] = me[i]
     for i in range(nsteps):
-        out_steps[n, i, 0] = steps[i, 0]
-        out_steps[n, i, 1] = steps[i, 1]
+        out_steps[n, i, 0] = st_from[i]
+        out_steps[n, i, 1] = st_to[i]
     out_nsteps[n] = nsteps
     return n + 1
 
 
 @nb.njit(cache=True)
-def _gen(board, d1, d2, scratch_keys, table, stamp, gen, out_boards, out_steps, out_nsteps):
-    """Fill the output arrays with the distinct legal plays; return their number.
+def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nsteps):
+    """Fill the output arrays with the distinct legal plays; return ``(count, gen)``.
 
     ``out_boards[i]`` is the board after play ``i`` with the mover still as ``[1]``;
     ``out_steps[i, :out_nsteps[i]]`` are its (from, to) slots, to = -1 for off.
+    ``gen`` is a counter that marks the live entries of the de-duplication table.
+
+    An iterative depth-first search over the dice: the same code serves both orders of a
+    non-double roll and the up-to-four moves of a double (whose sources are taken in
+    non-increasing order, so each set of moves is tried once).  Keys of the resulting
+    positions (the mover's 25 counts as nibbles, plus a mask of hit points) are kept
+    up to date move by move, so a leaf costs one hash probe.
     """
-    me = board[1].copy()
-    opp = board[0].copy()
+    me = np.empty(25, np.int64)
+    opp = np.empty(25, np.int64)
+    for i in range(25):
+        me[i] = board[1, i]
+        opp[i] = board[0, i]
     outside = 0
     for i in range(6, 25):
         outside += me[i]
-    steps = np.zeros((4, 2), np.int64)
-    n = 0
-    if d1 != d2:
-        # pass 1: can both dice be used?  Collect full plays; remember single-die plays.
-        best = 0  # 2 = both dice used; 1 = only one die
-        for order in range(2):
-            a = d1 if order == 0 else d2
-            b = d2 if order == 0 else d1
-            for s1 in range(24, -1, -1):
-                if me[s1] == 0:
-                    continue
-                t1 = _dest(me, opp, s1, a, outside)
-                if t1 == -99:
-                    continue
-                h1 = _apply(me, opp, s1, t1)
-                o1 = outside + _outside(s1, t1)
-                steps[0, 0] = s1
-                steps[0, 1] = t1
-                for s2 in range(24, -1, -1):
-                    if me[s2] == 0:
-                        continue
-                    t2 = _dest(me, opp, s2, b, o1)
-                    if t2 == -99:
-                        continue
-                    h2 = _apply(me, opp, s2, t2)
-                    steps[1, 0] = s2
-                    steps[1, 1] = t2
-                    if best < 2:
-                        best = 2
-                        n = 0
-                        gen += 1
-                    hm = 0
-                    if h1:
-                        hm |= 1 << (23 - t1)
-                    if h2:
-                        hm |= 1 << (23 - t2)
-                    n = _record(me, opp, hm, 2, steps, scratch_keys, table, stamp, gen,
-                                out_boards, out_steps, out_nsteps, n)
-                    _undo(me, opp, s2, t2, h2)
-                _undo(me, opp, s1, t1, h1)
-        if best == 2:
-            return n, gen
-        # only one die can be used: the larger if possible, else the smaller
-        hi = d1 if d1 > d2 else d2
-        lo = d2 if d1 > d2 else d1
-        for die in (hi, lo):
-            for s1 in range(24, -1, -1):
-                if me[s1] == 0:
-                    continue
-                t1 = _dest(me, opp, s1, die, outside)
-                if t1 == -99:
-                    continue
-                h1 = _apply(me, opp, s1, t1)
-                steps[0, 0] = s1
-                steps[0, 1] = t1
-                hm = (1 << (23 - t1)) if h1 else 0
-                n = _record(me, opp, hm, 1, steps, scratch_keys, table, stamp, gen,
-                            out_boards, out_steps, out_nsteps, n)
-                _undo(me, opp, s1, t1, h1)
-            if n > 0:
-                return n, gen
-        return n, gen
-    # doubles: up to four moves of the same die, sources in non-increasing order
-    d = d1
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
+    for i in range(16):
+        k1 |= np.uint64(me[i]) << np.uint64(4 * i)
+    for i in range(16, 25):
+        k2 |= np.uint64(me[i]) << np.uint64(4 * (i - 16))
+    one = np.uint64(1)
+    dice = np.empty(4, np.int64)
+    src = np.empty(5, np.int64)
+    st_from = np.empty(4, np.int64)
+    st_to = np.empty(4, np.int64)
+    st_hit = np.empty(4, np.int64)
+    child = np.zeros(5, np.bool_)
+    doubles = d1 == d2
+    ndice = 4 if doubles else 2
+    norders = 1 if doubles else 2
     best = 0
-    for s1 in range(24, -1, -1):
-        if me[s1] == 0:
-            continue
-        t1 = _dest(me, opp, s1, d, outside)
-        if t1 == -99:
-            continue
-        h1 = _apply(me, opp, s1, t1)
-        o1 = outside + _outside(s1, t1)
-        steps[0, 0] = s1
-        steps[0, 1] = t1
-        hm1 = (1 << (23 - t1)) if h1 else 0
-        any2 = False
-        for s2 in range(s1, -1, -1):
-            if me[s2] == 0:
-                continue
-            t2 = _dest(me, opp, s2, d, o1)
-            if t2 == -99:
-                continue
-            any2 = True
-            h2 = _apply(me, opp, s2, t2)
-            o2 = o1 + _outside(s2, t2)
-            steps[1, 0] = s2
-            steps[1, 1] = t2
-            hm2 = hm1 | ((1 << (23 - t2)) if h2 else 0)
-            any3 = False
-            for s3 in range(s2, -1, -1):
-                if me[s3] == 0:
-                    continue
-                t3 = _dest(me, opp, s3, d, o2)
-                if t3 == -99:
-                    continue
-                any3 = True
-                h3 = _apply(me, opp, s3, t3)
-                o3 = o2 + _outside(s3, t3)
-                steps[2, 0] = s3
-                steps[2, 1] = t3
-                hm3 = hm2 | ((1 << (23 - t3)) if h3 else 0)
-                any4 = False
-                for s4 in range(s3, -1, -1):
-                    if me[s4] == 0:
-                        continue
-                    t4 = _dest(me, opp, s4, d, o3)
-                    if t4 == -99:
-                        continue
-                    any4 = True
-                    h4 = _apply(me, opp, s4, t4)
-                    steps[3, 0] = s4
-                    steps[3, 1] = t4
-                    if best < 4:
-                        best = 4
-                        n = 0
-                        gen += 1
-                    hm4 = hm3 | ((1 << (23 - t4)) if h4 else 0)
-                    n = _record(me, opp, hm4, 4, steps, scratch_keys, table, stamp, gen,
-                                out_boards, out_steps, out_nsteps, n)
-                    _undo(me, opp, s4, t4, h4)
-                if not any4 and best <= 3:
-                    if best < 3:
-                        best = 3
-                        n = 0
-                        gen += 1
-                    n = _record(me, opp, hm3, 3, steps, scratch_keys, table, stamp, gen,
-                                out_boards, out_steps, out_nsteps, n)
-                _undo(me, opp, s3, t3, h3)
-            if not any3 and best <= 2:
-                if best < 2:
-                    best = 2
+    n = 0
+    hm = np.uint64(0)
+    for order in range(norders):
+        if doubles:
+            dice[0] = d1
+            dice[1] = d1
+            dice[2] = d1
+            dice[3] = d1
+        elif order == 0:
+            dice[0] = d1
+            dice[1] = d2
+        else:
+            dice[0] = d2
+            dice[1] = d1
+        level = 0
+        src[0] = 24
+        child[0] = False
+        while level >= 0:
+            if level == ndice:
+                # a full play
+                if best < ndice:
+                    best = ndice
                     n = 0
                     gen += 1
-                n = _record(me, opp, hm2, 2, steps, scratch_keys, table, stamp, gen,
-                            out_boards, out_steps, out_nsteps, n)
-            _undo(me, opp, s2, t2, h2)
-        if not any2 and best <= 1:
-            if best < 1:
-                best = 1
-                n = 0
-                gen += 1
-            n = _record(me, opp, hm1, 1, steps, scratch_keys, table, stamp, gen,
-                        out_boards, out_steps, out_nsteps, n)
-        _undo(me, opp, s1, t1, h1)
+                n = _record(me, opp, k1, k2 | (hm << np.uint64(36)), level, st_from, st_to, keys, table,
+                            stamp, gen, out_boards, out_steps, out_nsteps, n)
+                level -= 1
+            else:
+                d = dice[level]
+                s = src[level]
+                t = -99
+                if me[24] > 0:
+                    # a checker on the bar must enter first
+                    if s >= 24:
+                        s = 24
+                        if opp[d - 1] < 2:
+                            t = 24 - d
+                        else:
+                            s = -1
+                    else:
+                        s = -1
+                else:
+                    while s >= 0:
+                        if me[s] > 0:
+                            tt = s - d
+                            if tt >= 0:
+                                if opp[23 - tt] < 2:
+                                    t = tt
+                                    break
+                            elif outside == 0:
+                                if tt == -1:
+                                    t = -1
+                                    break
+                                ok = True
+                                for k in range(s + 1, 6):
+                                    if me[k] > 0:
+                                        ok = False
+                                        break
+                                if ok:
+                                    t = -1
+                                    break
+                        s -= 1
+                if s >= 0:
+                    # apply s -> t
+                    src[level] = s - 1
+                    child[level] = True
+                    me[s] -= 1
+                    if s < 16:
+                        k1 -= one << np.uint64(4 * s)
+                    else:
+                        k2 -= one << np.uint64(4 * (s - 16))
+                    hit = 0
+                    if t >= 0:
+                        me[t] += 1
+                        if t < 16:
+                            k1 += one << np.uint64(4 * t)
+                        else:
+                            k2 += one << np.uint64(4 * (t - 16))
+                        if opp[23 - t] == 1:
+                            opp[23 - t] = 0
+                            opp[24] += 1
+                            hm |= one << np.uint64(23 - t)
+                            hit = 1
+                        if s >= 6 and t < 6:
+                            outside -= 1
+                    elif s >= 6:
+                        outside -= 1
+                    st_from[level] = s
+                    st_to[level] = t
+                    st_hit[level] = hit
+                    level += 1
+                    src[level] = s if doubles else 24
+                    child[level] = False
+                    continue
+                # no further move at this level
+                if not child[level] and level > 0 and level >= best:
+                    if level > best:
+                        best = level
+                        n = 0
+                        gen += 1
+                    n = _record(me, opp, k1, k2 | (hm << np.uint64(36)), level, st_from, st_to, keys, table,
+                                stamp, gen, out_boards, out_steps, out_nsteps, n)
+                level -= 1
+            if level >= 0:
+                # undo the move made at this level
+                s = st_from[level]
+                t = st_to[level]
+                me[s] += 1
+                if s < 16:
+                    k1 += one << np.uint64(4 * s)
+                else:
+                    k2 += one << np.uint64(4 * (s - 16))
+                if t >= 0:
+                    me[t] -= 1
+                    if t < 16:
+                        k1 -= one << np.uint64(4 * t)
+                    else:
+                        k2 -= one << np.uint64(4 * (t - 16))
+                    if st_hit[level]:
+                        opp[23 - t] = 1
+                        opp[24] -= 1
+                        hm &= ~(one << np.uint64(23 - t))
+                    if s >= 6 and t < 6:
+                        outside += 1
+                elif s >= 6:
+                    outside += 1
+    if not doubles and best == 1:
+        # only one die can be used: the larger one if it can be played, else the smaller
+        hi = d1 if d1 > d2 else d2
+        lo = d1 + d2 - hi
+        for d in (hi, lo):
+            gen += 1
+            n = 0
+            for s in range(24, -1, -1):
+                if me[s] == 0 or (me[24] > 0 and s != 24):
+                    continue
+                t = s - d
+                if t >= 0:
+                    if opp[23 - t] >= 2:
+                        continue
+                elif outside > 0:
+                    continue
+                else:
+                    t = -1
+                    ok = s == d - 1
+                    if not ok:
+                        ok = True
+                        for k in range(s + 1, 6):
+                            if me[k] > 0:
+                                ok = False
+                    if not ok:
+                        continue
+                me[s] -= 1
+                hmask = np.uint64(0)
+                hit = False
+                if t >= 0:
+                    me[t] += 1
+                    if opp[23 - t] == 1:
+                        hit = True
+                        opp[23 - t] = 0
+                        opp[24] += 1
+                        hmask = one << np.uint64(23 - t)
+                kk1 = np.uint64(0)
+                kk2 = np.uint64(0)
+                for i in range(16):
+                    kk1 |= np.uint64(me[i]) << np.uint64(4 * i)
+                for i in range(16, 25):
+                    kk2 |= np.uint64(me[i]) << np.uint64(4 * (i - 16))
+                st_from[0] = s
+                st_to[0] = t
+                n = _record(me, opp, kk1, kk2 | (hmask << np.uint64(36)), 1, st_from, st_to, keys, table,
+                            stamp, gen, out_boards, out_steps, out_nsteps, n)
+                me[s] += 1
+                if t >= 0:
+                    me[t] -= 1
+                    if hit:
+                        opp[23 - t] = 1
+                        opp[24] -= 1
+            if n > 0:
+                break
     return n, gen
 
 

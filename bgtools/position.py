@@ -94,6 +94,8 @@ class Position:
         me = _check_side(self.on_roll, "on-roll")
         object.__setattr__(self, "opponent", opp)
         object.__setattr__(self, "on_roll", me)
+        if not any(opp) and not any(me):
+            raise PositionError("both players have borne off all their checkers; only one can have")
         for i in range(24):
             if me[i] and opp[23 - i]:
                 raise PositionError(
