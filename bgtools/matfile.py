@@ -22,7 +22,7 @@ from typing import Optional
 
 from .match import (Beaver, Double, Drop, Game, Match, MatchError, MatchFileError, Resign, Roll, Take,
                     Win, apply_steps)
-from .position import Position
+from .position import Position, PositionError
 
 __all__ = ["parse_mat", "write_mat", "format_mat", "lark_parser", "scan_line", "grammar_text"]
 
@@ -342,19 +342,25 @@ def _pt(p: int) -> str:
 
 
 def _roll_cell(a: Roll, pos: Optional[Position]) -> tuple[str, Optional[Position]]:
+    """The cell text of a roll and the position after it (opponent on roll), None if unknown."""
     dice = f"{a.dice[0]}{a.dice[1]}: "
-    if a.steps is None or pos is None:
+    if a.steps is None:
         if a.status == "rolled" and "?" in a.text:
-            return dice + "???", pos
-        return dice + (a.text if a.status in ("illegal", "unchecked") else ""), None if a.status in (
-            "illegal", "unchecked") else pos
+            return dice + "???", None
+        return dice + (a.text if a.status in ("illegal", "unchecked") else ""), None
     parts = []
     cur = pos
     for st in a.steps:
-        cur, hits = apply_steps(cur, [st])
-        cur = cur.swap()  # keep the mover on roll for the next step
-        parts.append(f"{st[0]}/{st[1]}" + ("*" if hits else ""))
-    return dice + " ".join(parts) + " ", cur.swap()
+        hit = False
+        if cur is not None:
+            try:
+                cur, hits = apply_steps(cur, [st])
+                cur = cur.swap()  # keep the mover on roll for the next step
+                hit = bool(hits)
+            except PositionError:
+                cur = None
+        parts.append(f"{st[0]}/{st[1]}" + ("*" if hit else ""))
+    return dice + " ".join(parts) + " ", None if cur is None else cur.swap()
 
 
 def format_mat(match: Match) -> str:
@@ -385,12 +391,11 @@ def format_mat(match: Match) -> str:
                 continue  # gnubg omits Takes after a beaver; reading implies it again
             if isinstance(a, Roll):
                 view = None if pos is None else (pos if persp == a.player else pos.swap())
-                text, after = _roll_cell(a, view)
-                if after is not None:
+                cell, after = _roll_cell(a, view)
+                if a.steps is not None:
                     pos, persp = after, 1 - a.player
-                elif view is not None and a.status in ("illegal", "unchecked"):
-                    pos = None
-                cell = text
+                elif a.status in ("illegal", "unchecked"):
+                    pos = None  # the board is unknown from here on
             elif isinstance(a, Double):
                 cell = f" Doubles => {a.cube}"
             elif isinstance(a, Beaver):
