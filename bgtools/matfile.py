@@ -405,7 +405,12 @@ def format_mat(match: Match) -> str:
             elif isinstance(a, Drop):
                 cell = " Drops"
             elif isinstance(a, Win):
-                lines.append(["win", a.player, f" Wins {a.points} point{'s' if a.points != 1 else ''}"])
+                text = f" Wins {a.points} point{'s' if a.points != 1 else ''}"
+                if a.player == 1 and i > 0 and isinstance(acts[i - 1], Drop) and lines \
+                        and lines[-1][0] == "move" and lines[-1][2] is None:
+                    lines[-1][2] = text  # gnubg: "Drops" on the left, "Wins" beside it
+                else:
+                    lines.append(["win", a.player, text])
                 continue
             else:  # pragma: no cover
                 continue
