@@ -108,108 +108,118 @@ def _pips(side) -> int:
     return p
 
 
+_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
 @nb.njit(cache=True)
 def _hit_rolls(att, dfn) -> int:
     """How many of the 36 rolls let ``att`` hit at least one blot of ``dfn``.
 
-    Works in the attacker's coordinates: his point ``x`` is the defender's ``23 - x``.
-    With checkers on the bar only the entering checker is considered as a hitter.
+    Works in the attacker's coordinates (his point ``x`` is the defender's ``23 - x``) with
+    bit masks: bit ``x`` of ``src`` = a checker to move from ``x``, of ``blots`` = a
+    defender blot there, of ``blocked`` = a defender point.  A hitter may stop on open
+    points on the way (combinations, doubles); with checkers on the bar only the entering
+    checker is considered as a hitter.
     """
-    anyblot = False
-    for i in range(24):
-        if dfn[i] == 1:
-            anyblot = True
-            break
-    if not anyblot:
+    blots = 0
+    blocked = 0
+    for x in range(24):
+        o = dfn[23 - x]
+        if o == 1:
+            blots |= 1 << x
+        elif o >= 2:
+            blocked |= 1 << x
+    if blots == 0:
         return 0
+    src = 0
+    if att[24] > 0:
+        src = 1 << 24
+    else:
+        for x in range(24):
+            if att[x] > 0:
+                src |= 1 << x
+    open_ = ~blocked
     count = 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            hit = False
-            for q in range(24, -1, -1):
+            if d1 == d2:
+                reach = src
+                hit = False
+                for _ in range(4):
+                    reach = (reach >> d1) & open_
+                    if reach & blots:
+                        hit = True
+                        break
+                    if reach == 0:
+                        break
                 if hit:
-                    break
-                if att[q] == 0:
-                    continue
-                if att[24] > 0 and q != 24:
-                    break
-                if d1 == d2:
-                    t = q
-                    for _ in range(4):
-                        t -= d1
-                        if t < 0:
-                            break
-                        o = dfn[23 - t]
-                        if o >= 2:
-                            break
-                        if o == 1:
-                            hit = True
-                            break
-                else:
-                    for order in range(2):
-                        a = d1 if order == 0 else d2
-                        b = d2 if order == 0 else d1
-                        t = q - a
-                        if t < 0:
-                            continue
-                        o = dfn[23 - t]
-                        if o == 1:
-                            hit = True
-                            break
-                        if o >= 2:
-                            continue
-                        t2 = t - b
-                        if t2 >= 0 and dfn[23 - t2] == 1:
-                            hit = True
-                            break
-            if hit:
-                count += 1 if d1 == d2 else 2
+                    count += 1
+            else:
+                a = src >> d1
+                b = src >> d2
+                if ((a | b) & blots) or (((a & open_) >> d2) & blots) or (((b & open_) >> d1) & blots):
+                    count += 2
     return count
+
+
+def _escape_table() -> np.ndarray:
+    """Escaping rolls for every pattern of blocking points in the 12 pips ahead.
+
+    Index bit ``k`` (0..11) = a blocking point ``12 - k`` pips ahead; a roll escapes when
+    the checker can land (stopping only on open points) beyond the last blocking point.
+    Positions are offset by 24 so that moves off the board stay representable.
+    """
+    masks = np.arange(4096, dtype=np.int64)
+    low = np.full(4096, 12, np.int64)  # lowest blocking point (12 = none)
+    for k in range(11, -1, -1):
+        low = np.where((masks >> k) & 1 == 1, k, low)
+    esc = (np.int64(1) << (low + 24)) - 1  # landing squares that escape
+    blocked = masks << 24
+    start = np.int64(1) << 36
+    count = np.zeros(4096, np.int64)
+    for a, b in _ROLLS:
+        if a == b:
+            reach = np.full(4096, start)
+            ok = np.zeros(4096, bool)
+            for _ in range(4):
+                reach = reach >> a
+                ok |= (reach & esc) != 0
+                reach = reach & ~blocked
+            count += ok.astype(np.int64)
+        else:
+            ok = np.zeros(4096, bool)
+            for x, y in ((a, b), (b, a)):
+                r = start >> x
+                ok |= (r & esc) != 0
+                ok |= (((r & ~blocked) >> y) & esc) != 0
+            count += 2 * ok.astype(np.int64)
+    count[0] = 36
+    return count
+
+
+_ESCAPES = _escape_table()
+
+
+@nb.njit(cache=True)
+def _blocked_mask(opp) -> int:
+    """Bit ``t`` set when the other side holds our point ``t`` (0..23)."""
+    m = 0
+    for t in range(24):
+        if opp[23 - t] >= 2:
+            m |= 1 << t
+    return m
+
+
+@nb.njit(cache=True)
+def _escapes_m(blocked, p) -> int:
+    return _ESCAPES[((blocked << 12) >> p) & 0xFFF]
 
 
 @nb.njit(cache=True)
 def _escapes(side, opp, p) -> int:
     """Rolls (of 36) that carry a checker of ``side`` at slot ``p`` past the other side's
     made points within the next 12 pips (36 when there are none)."""
-    lo = p - 12
-    if lo < 0:
-        lo = 0
-    m = -1
-    for t in range(lo, p):
-        if opp[23 - t] >= 2:
-            m = t
-            break
-    if m < 0:
-        return 36
-    count = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            ok = False
-            if d1 == d2:
-                t = p
-                for _ in range(4):
-                    t -= d1
-                    if t < 0 or t < m:
-                        ok = True
-                        break
-                    if opp[23 - t] >= 2:
-                        break
-            else:
-                for order in range(2):
-                    a = d1 if order == 0 else d2
-                    b = d2 if order == 0 else d1
-                    t = p - a
-                    if t < m:
-                        ok = True
-                        break
-                    if opp[23 - t] >= 2:
-                        continue
-                    if t - b < m:
-                        ok = True
-                        break
-            if ok:
-                count += 1 if d1 == d2 else 2
-    return count
+    return _escapes_m(_blocked_mask(opp), p)
 
 
 @nb.njit(cache=True)
@@ -222,10 +232,11 @@ def _side_features(side, opp, out, k) -> None:
         if side[i] > 0:
             back = i
             break
-    out[k + 2] = _escapes(side, opp, back) / 36.0 if back >= 0 else 1.0
+    blocked = _blocked_mask(opp)
+    out[k + 2] = _escapes_m(blocked, back) / 36.0 if back >= 0 else 1.0
     cont = 36
     for p in range(12, 24):
-        e = _escapes(side, opp, p)
+        e = _escapes_m(blocked, p)
         if e < cont:
             cont = e
     c = cont / 36.0

@@ -86,6 +86,60 @@ def test_blocked_combination_does_not_hit():
     assert _hit_rolls(them, me) == 4
 
 
+def _ref_hit_rolls(att, dfn) -> int:
+    """Plain-loop reference: rolls with which ``att`` hits a blot of ``dfn``."""
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            hit = False
+            for q in range(24, -1, -1):
+                if att[q] == 0 or (att[24] > 0 and q != 24):
+                    continue
+                paths = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
+                for path in paths:
+                    t = q
+                    for d in path:
+                        t -= d
+                        if t < 0 or dfn[23 - t] >= 2:
+                            break
+                        if dfn[23 - t] == 1:
+                            hit = True
+                            break
+            count += (1 if d1 == d2 else 2) if hit else 0
+    return count
+
+
+def _ref_escapes(opp, p) -> int:
+    """Plain-loop reference: rolls taking a checker at ``p`` past the blocks within 12 pips."""
+    blocks = [t for t in range(max(p - 12, 0), p) if opp[23 - t] >= 2]
+    if not blocks:
+        return 36
+    m = min(blocks)
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            ok = False
+            for path in ([[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]):
+                t = p
+                for d in path:
+                    t -= d
+                    if t < m:
+                        ok = True
+                        break
+                    if opp[23 - t] >= 2:
+                        break
+            count += (1 if d1 == d2 else 2) if ok else 0
+    return count
+
+
+def test_bitmask_features_match_plain_loops():
+    for b in BOARDS:
+        for s in range(2):
+            assert _hit_rolls(b[s], b[1 - s]) == _ref_hit_rolls(b[s], b[1 - s])
+            for p in range(25):
+                assert _escapes(b[1 - s], b[s], p) == _ref_escapes(b[s], p)
+
+
 def test_escapes_from_behind_a_prime():
     them = np.zeros(25, np.int8)
     me = np.zeros(25, np.int8)
