@@ -37,6 +37,9 @@ _LAZY = {
     "replay": "match",
     "MatchError": "match",
     "MatchFileError": "match",
+    "NeuralEvaluator": "nn",
+    "load_default_network": "nn",
+    "PubevalPlayer": "pubeval",
 }
 
 __all__ = [
