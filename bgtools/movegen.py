@@ -385,12 +385,16 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     n = sc.run(board, d1, d2)
     out: list[Play] = []
     opp_before = position.opponent
+    boards = sc.boards[:n].tolist()
+    steps = sc.steps[:n].tolist()
+    nsteps = sc.nsteps[:n].tolist()
+    dice_t = (d1, d2)
     for i in range(n):
-        k = int(sc.nsteps[i])
-        st = tuple((int(sc.steps[i, j, 0]) + 1, int(sc.steps[i, j, 1]) + 1) for j in range(k))
-        b = sc.boards[i]
-        opp_after = tuple(int(x) for x in b[0])
-        me_after = tuple(int(x) for x in b[1])
-        hits = tuple(sorted({24 - j for j in range(24) if opp_before[j] == 1 and opp_after[j] == 0}, reverse=True))
-        out.append(Play((d1, d2), st, hits, Position(me_after, opp_after)))
+        st = tuple((a + 1, b + 1) for a, b in steps[i][: nsteps[i]])
+        opp_after = tuple(boards[i][0])
+        me_after = tuple(boards[i][1])
+        # a blot can only have been hit where a checker landed
+        hits = tuple(sorted({b for _, b in st if b and opp_before[24 - b] == 1 and opp_after[24 - b] == 0},
+                            reverse=True))
+        out.append(Play(dice_t, st, hits, Position._trusted(me_after, opp_after)))
     return out

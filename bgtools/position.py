@@ -105,6 +105,14 @@ class Position:
 
     # -- constructors -------------------------------------------------------------
     @classmethod
+    def _trusted(cls, opponent: Side, on_roll: Side) -> "Position":
+        """Build without validation, for sides produced by our own kernels (tuples of ints)."""
+        self = object.__new__(cls)
+        object.__setattr__(self, "opponent", opponent)
+        object.__setattr__(self, "on_roll", on_roll)
+        return self
+
+    @classmethod
     def initial(cls) -> "Position":
         """The opening position."""
         return cls(INITIAL_SIDE, INITIAL_SIDE)
@@ -225,16 +233,14 @@ def _back(side: Side) -> int:
 
 
 def _crashed(side: Side) -> bool:
-    # A side is "crashed" when six or fewer of its checkers are still in play, counting a
-    # stack on the 1-point (and, behind it, on the 2-point) as a single checker in play.
-    # This is the rule gnubg's classifier applies (eval.c ClassifyPosition).
+    # gnubg 1.07's rule (eval.c ClassifyPosition): a side is "crashed" when six or fewer of its
+    # checkers are in play, not counting a stack on its 1-point (or counting it and a stack on
+    # the 2-point behind it as one checker), or counting a 2-point stack as one checker.
     total = sum(side)
     if total <= 6:
         return True
     if side[0] > 1:
-        if total - (side[0] - 1) <= 6:
-            return True
-        return side[1] > 1 and total - side[0] - side[1] + 1 <= 6
+        return total - side[0] <= 6 or (side[1] > 1 and total - side[0] - side[1] + 1 <= 6)
     return side[1] > 1 and total - (side[1] - 1) <= 6
 
 
