@@ -21,6 +21,14 @@ __version__ = "0.1.0"
 
 # name -> module that defines it; imported lazily so `import bgtools` stays fast
 _LAZY = {
+    "evaluate": "evaluation",
+    "rank_plays": "evaluation",
+    "default_evaluator": "evaluation",
+    "Evaluator": "evaluation",
+    "Evaluation": "evaluation",
+    "RankedPlay": "evaluation",
+    "load_databases": "bearoff",
+    "race_counts": "race",
     "legal_plays": "movegen",
     "Play": "movegen",
     "ROLLS": "movegen",

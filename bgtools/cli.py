@@ -330,6 +330,129 @@ def convert(
         raise typer.Exit(2)
 
 
+# --------------------------------------------------------------------------- eval / hint / bearoff
+def _batch_items(input: str, nfields: int, what: str):
+    """(lineno, fields) for each non-blank, non-comment line of an --input file."""
+    for lineno, line in enumerate(_open_lines(input), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        yield lineno, line.split()
+
+
+def _check_ply(ply: int) -> None:
+    if not 0 <= ply <= 3:
+        raise fail(f"--ply {ply}: use 0, 1, 2 or 3")
+
+
+@app.command("eval")
+def eval_cmd(
+    id: Annotated[Optional[str], typer.Argument(help="Position ID, POSITIONID:MATCHID, or XGID.")] = None,
+    ply: Annotated[int, typer.Option("--ply", "-p", help="Lookahead: 0 = static evaluator, 1, 2.")] = 0,
+    input: Annotated[Optional[str], typer.Option("--input", "-i", help="File of IDs, one a line ('-' = stdin).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines.")] = False,
+) -> None:
+    """Cubeless probabilities and equity of a position, player on roll before his roll."""
+    from .matchstate import parse_any_id
+    from .position import PositionError
+
+    _check_ply(ply)
+    if input is None and id is None:
+        raise fail("give an ID, or --input FILE")
+    from .evaluation import default_evaluator, evaluate
+
+    ev = default_evaluator()
+    items = list(_batch_items(input, 1, "ID")) if input is not None else [(0, [id])]
+    errors = 0
+    for lineno, parts in items:
+        where = f"line {lineno}: " if lineno else ""
+        try:
+            if len(parts) != 1:
+                raise ValueError(f"expected one ID, got {' '.join(parts)!r}")
+            pos, _ = parse_any_id(parts[0])
+        except (PositionError, ValueError) as e:
+            typer.echo(f"bgtools: error: {where}{e}", err=True)
+            errors += 1
+            continue
+        e = evaluate(pos, ply, ev)
+        if as_json or input is not None:
+            typer.echo(json.dumps({"id": parts[0], "probs": list(e.probs), "equity": e.equity, "ply": e.ply,
+                                   "evaluator": e.evaluator_version}))
+        else:
+            w, wg, wbg, lg, lbg = e.probs
+            typer.echo(f"{parts[0]}  {ply}-ply  ({e.evaluator_version})")
+            typer.echo(f"  win {w:.4f}  gammon {wg:.4f}  backgammon {wbg:.4f}")
+            typer.echo(f"  lose {1 - w:.4f}  gammon {lg:.4f}  backgammon {lbg:.4f}")
+            typer.echo(f"  cubeless equity {e.equity:+.4f}")
+    if errors:
+        raise typer.Exit(2)
+
+
+@app.command()
+def hint(
+    id: Annotated[Optional[str], typer.Argument(help="Position ID, POSITIONID:MATCHID, or XGID.")] = None,
+    dice: Annotated[Optional[str], typer.Argument(help="The roll, e.g. 31.")] = None,
+    ply: Annotated[int, typer.Option("--ply", "-p", help="Lookahead: 0 = static evaluator, 1, 2.")] = 0,
+    input: Annotated[Optional[str], typer.Option("--input", "-i", help="File of 'ID DICE' lines ('-' = stdin).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines.")] = False,
+) -> None:
+    """Rank the legal plays of a roll by cubeless equity, best first, with the difference to the best."""
+    from .matchstate import parse_any_id
+    from .position import PositionError
+
+    _check_ply(ply)
+    if input is None and (id is None or dice is None):
+        raise fail("give ID and DICE, or --input FILE")
+    from .evaluation import default_evaluator, rank_plays
+
+    ev = default_evaluator()
+    items = list(_batch_items(input, 2, "ID DICE")) if input is not None else [(0, [id, dice])]
+    errors = 0
+    for lineno, parts in items:
+        where = f"line {lineno}: " if lineno else ""
+        try:
+            if len(parts) != 2:
+                raise ValueError(f"expected 'ID DICE', got {' '.join(parts)!r}")
+            pos, _ = parse_any_id(parts[0])
+            d = _parse_dice(parts[1])
+        except (PositionError, ValueError) as e:
+            typer.echo(f"bgtools: error: {where}{e}", err=True)
+            errors += 1
+            continue
+        ranked = rank_plays(pos, d, ply, ev)
+        if as_json or input is not None:
+            typer.echo(json.dumps({"id": parts[0], "dice": f"{d[0]}{d[1]}",
+                                   "evaluator": f"{ev.name} {ev.version}",
+                                   "plays": [r.to_dict() for r in ranked]}))
+            continue
+        typer.echo(f"{parts[0]} {d[0]}{d[1]}  ({ev.name} {ev.version})")
+        if not ranked:
+            typer.echo("  (no legal play)")
+        for i, r in enumerate(ranked, start=1):
+            diff = "" if i == 1 else f"({r.diff:+.4f})"
+            typer.echo(f"{i:4d}. {r.ply}-ply {r.play.notation():<28} {r.equity:+.4f} {diff}")
+    if errors:
+        raise typer.Exit(2)
+
+
+bearoff_app = typer.Typer(help="Bear-off databases.", no_args_is_help=True)
+app.add_typer(bearoff_app, name="bearoff")
+
+
+@bearoff_app.command("build")
+def bearoff_build() -> None:
+    """Build the one- and two-sided bear-off databases into the cache now."""
+    from .bearoff import build_databases, save_databases
+
+    db = build_databases()
+    try:
+        path = save_databases(db)
+    except OSError as e:
+        raise fail(f"cannot write the bear-off cache: {e.strerror or e}")
+    typer.echo(f"one-sided: 54264 positions in {db.build_seconds['one_sided']:.1f} s; "
+               f"two-sided: 924 x 924 positions in {db.build_seconds['two_sided']:.1f} s")
+    typer.echo(f"saved {path}")
+
+
 def main() -> None:
     """Entry point of the ``bgtools`` script."""
     app()
