@@ -60,10 +60,10 @@ def _crashed_side(side) -> bool:
         total += side[i]
     if total <= 6:
         return True
+    # gnubg 1.07's rule, as Position.classify: a stack on the 1-point does not count, or it
+    # and a 2-point stack count as one checker; a lone 2-point stack counts as one
     if side[0] > 1:
-        if total - (side[0] - 1) <= 6:
-            return True
-        return side[1] > 1 and total - side[0] - side[1] + 1 <= 6
+        return total - side[0] <= 6 or (side[1] > 1 and total - side[0] - side[1] + 1 <= 6)
     return side[1] > 1 and total - (side[1] - 1) <= 6
 
 
