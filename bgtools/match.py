@@ -329,6 +329,9 @@ def _target_from_steps(position: Position, steps) -> list[int]:
     return target
 
 
+_MG = None  # (Play, scratch getter, AmbiguousMoveError, parse_play), imported on first use
+
+
 def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = None,
              steps=None):
     """Find the legal play written as ``text`` (or ``steps``).
@@ -336,9 +339,12 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
     Returns ``(play or None, number of legal plays)``; ``None`` with plays > 0 means no
     move was given.  Raises IllegalMoveError / AmbiguousMoveError / MoveParseError.
     """
-    from .movegen import Play, _scratch
-    from .notation import AmbiguousMoveError, IllegalMoveError, parse_play
+    global _MG
+    if _MG is None:
+        from . import movegen, notation
 
+        _MG = (movegen.Play, movegen._scratch, notation.AmbiguousMoveError, notation.parse_play)
+    Play, _scratch, AmbiguousMoveError, parse_play = _MG
     d1, d2 = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
     sc = _scratch()
     n = sc.run(position.to_array(), d1, d2)
@@ -350,10 +356,14 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
     else:
         target = _target_from_text(position, text)
     if n == 0:
+        from .notation import IllegalMoveError
+
         raise IllegalMoveError(f"no play is legal with {d1}{d2}, but {text or steps!r} is written")
     tgt = np.asarray(target, dtype=np.int8)
     idx = np.nonzero((sc.boards[:n, 1, :] == tgt).all(axis=1))[0]
     if len(idx) == 0:
+        from .notation import IllegalMoveError
+
         shown = text if text is not None else " ".join(f"{a}/{b}" for a, b in steps)
         raise IllegalMoveError(f"{shown.strip()!r} is not a legal play for {dice[0]}{dice[1]}")
     if len(idx) > 1:
@@ -371,11 +381,13 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
     i = int(idx[0])
     k = int(sc.nsteps[i])
     st = tuple((int(sc.steps[i, j, 0]) + 1, int(sc.steps[i, j, 1]) + 1) for j in range(k))
-    opp_after = sc.boards[i, 0].tolist()
-    me_after = sc.boards[i, 1].tolist()
+    opp_after = tuple(sc.boards[i, 0].tolist())
+    me_after = tuple(sc.boards[i, 1].tolist())
     opp_before = position.opponent
-    hits = tuple(sorted({24 - j for j in range(24) if opp_before[j] == 1 and opp_after[j] == 0}, reverse=True))
-    return Play((d1, d2), st, hits, Position(tuple(me_after), tuple(opp_after))), n
+    hits = ()
+    if opp_after[24] != opp_before[24]:
+        hits = tuple(sorted({24 - j for j in range(24) if opp_before[j] == 1 and opp_after[j] == 0}, reverse=True))
+    return Play((d1, d2), st, hits, Position._trusted(me_after, opp_after)), n
 
 
 # ----------------------------------------------------------------------------- replay

@@ -274,17 +274,14 @@ def format_sgf(match: Match) -> str:
             if k not in skip:
                 root.append(k + "".join(f"[{_escape(v)}]" for v in vals))
         out.append("".join(root))
-        notes = list(g.notes) if len(g.notes) == len([a for a in g.actions if not isinstance(a, (Resign, Win))]) \
-            else []
-        k = 0
-        for a in g.actions:
+        notes = list(g.notes) if len(g.notes) == len(g.actions) else []
+        for k, a in enumerate(g.actions):
             if isinstance(a, (Resign, Win)):
                 continue
             who = "WB"[a.player]
             extra = ""
             if notes:
                 extra = "".join(key + "".join(f"[{_escape(v)}]" for v in vals) for key, vals in notes[k].items())
-            k += 1
             if isinstance(a, Roll) and a.status == "rolled":
                 out.append(f";PL[{who}]DI[{a.dice[0]}{a.dice[1]}]{extra}")
                 continue
