@@ -118,15 +118,16 @@ def test_lookahead_inverts_perspective_each_ply():
 
 def test_rank_plays_orders_and_filters():
     pos = Position.initial()
-    r0 = E.rank_plays(pos, (3, 1), ply=0)
+    ev = E.HeuristicEvaluator()  # pinned: the shipped network may change
+    r0 = E.rank_plays(pos, (3, 1), ply=0, evaluator=ev)
     assert len(r0) == len(legal_plays(pos, (3, 1)))
     assert r0[0].diff == 0.0 and all(a.equity >= b.equity for a, b in zip(r0, r0[1:]))
     assert all(p.diff == pytest.approx(p.equity - r0[0].equity) for p in r0)
-    r2 = E.rank_plays(pos, (3, 1), ply=2, move_filter=E.MoveFilter(keep=3, threshold=1.0))
+    r2 = E.rank_plays(pos, (3, 1), ply=2, evaluator=ev, move_filter=E.MoveFilter(keep=3, threshold=1.0))
     deep = [p for p in r2 if p.ply == 2]
     assert len(deep) == 3 and all(p.ply == 0 for p in r2[3:])
     assert {p.play.after_id for p in deep} == {p.play.after_id for p in r0[:3]}
-    assert r0[0].play.notation() == "8/5 6/5"  # even the weak default makes the 3-1 point
+    assert r0[0].play.notation() == "8/5 6/5"  # even the weak heuristic makes the 3-1 point
 
 
 def test_lookahead_improves_races(evals):
