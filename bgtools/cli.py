@@ -453,6 +453,41 @@ def bearoff_build() -> None:
     typer.echo(f"saved {path}")
 
 
+@app.command()
+def board(
+    id: Annotated[str, typer.Argument(help="Position ID, POSITIONID:MATCHID, or XGID.")],
+    output: Annotated[str, typer.Option("-o", "--output", help="SVG file to write ('-' = stdout).")] = "-",
+    play: Annotated[Optional[str], typer.Option("--play", help="Draw this play as arrows, e.g. '8/5 6/5' (needs --dice).")] = None,
+    dice: Annotated[Optional[str], typer.Option("--dice", help="The roll of --play, e.g. 31.")] = None,
+) -> None:
+    """Draw a position as an SVG board diagram (player on roll at the bottom)."""
+    from .matchstate import parse_any_id
+    from .position import PositionError
+    from .svg import board_svg
+
+    try:
+        pos, ms = parse_any_id(id)
+        steps = None
+        caption = ""
+        if play is not None:
+            if dice is None:
+                raise fail("--play needs --dice")
+            from .notation import parse_play
+
+            roll = _parse_dice(dice)
+            made = parse_play(pos, roll, play)
+            steps, caption = made.steps, f"{roll[0]}{roll[1]}: {made.notation()}"
+    except (PositionError, ValueError) as e:
+        raise fail(str(e))
+    svg = board_svg(pos, play=steps, caption=caption, cube=(ms.cube if ms else None))
+    if output == "-":
+        typer.echo(svg)
+        return
+    from .matchjson import atomic_write
+
+    atomic_write(output, svg)
+
+
 def main() -> None:
     """Entry point of the ``bgtools`` script."""
     app()
