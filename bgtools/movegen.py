@@ -50,14 +50,32 @@ def _record(me, opp, k1, k2, nsteps, st_from, st_to, keys, table, stamp, gen, ou
     table[slot] = n
     keys[n, 0] = k1
     keys[n, 1] = k2
-    for i in range(25):
-        out_boards[n, 0, i] = opp[i]
-        out_boards[n, 1, i] = me[i]
     for i in range(nsteps):
         out_steps[n, i, 0] = st_from[i]
         out_steps[n, i, 1] = st_to[i]
     out_nsteps[n] = nsteps
     return n + 1
+
+
+@nb.njit(cache=True)
+def _decode_boards(board, keys, n, out_boards):
+    """Write the boards of the first ``n`` stored keys (mover's nibbles + hit mask)."""
+    for j in range(n):
+        k1 = keys[j, 0]
+        k2 = keys[j, 1]
+        for i in range(16):
+            out_boards[j, 1, i] = (k1 >> np.uint64(4 * i)) & np.uint64(15)
+        for i in range(16, 25):
+            out_boards[j, 1, i] = (k2 >> np.uint64(4 * (i - 16))) & np.uint64(15)
+        hm = k2 >> np.uint64(36)
+        nh = 0
+        for i in range(24):
+            v = board[0, i]
+            if (hm >> np.uint64(i)) & np.uint64(1):
+                v = 0
+                nh += 1
+            out_boards[j, 0, i] = v
+        out_boards[j, 0, 24] = board[0, 24] + nh
 
 
 @nb.njit(cache=True)
@@ -279,6 +297,7 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                         opp[24] -= 1
             if n > 0:
                 break
+    _decode_boards(board, keys, n, out_boards)
     return n, gen
 
 
