@@ -499,6 +499,7 @@ class _Replayer:
                         beavered = False
                 if over and not broken:
                     self.err(a, "roll after the game was already won by bearing off")
+                    broken = True  # read on, but replay no more
                 if last_roller is not None and p == last_roller and not broken:
                     self.err(a, f"player {p + 1} rolls twice in a row")
                 last_roller = p

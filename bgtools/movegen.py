@@ -32,6 +32,12 @@ ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b
 MAX_PLAYS = 4096
 _TABLE = 8192  # open-addressing table for de-duplication, power of two
 
+# highest set bit of a 13-bit number (index 0 unused)
+_HB13 = np.zeros(1 << 13, np.int64)
+for _i in range(1, 1 << 13):
+    _HB13[_i] = _i.bit_length() - 1
+del _i
+
 
 @nb.njit(cache=True)
 def _record(me, opp, k1, k2, nsteps, st_from, st_to, keys, table, stamp, gen, out_boards, out_steps,
@@ -92,8 +98,9 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
     positions (the mover's 25 counts as nibbles, plus a mask of hit points) are kept
     up to date move by move, so a leaf costs one hash probe.
     """
-    me = np.empty(25, np.int64)
-    opp = np.empty(25, np.int64)
+    work = np.empty(76, np.int64)  # one allocation for all the search state
+    me = work[0:25]
+    opp = work[25:50]
     for i in range(25):
         me[i] = board[1, i]
         opp[i] = board[0, i]
@@ -107,12 +114,22 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
     for i in range(16, 25):
         k2 |= np.uint64(me[i]) << np.uint64(4 * (i - 16))
     one = np.uint64(1)
-    dice = np.empty(4, np.int64)
-    src = np.empty(5, np.int64)
-    st_from = np.empty(4, np.int64)
-    st_to = np.empty(4, np.int64)
-    st_hit = np.empty(4, np.int64)
-    child = np.zeros(5, np.bool_)
+    # bit s of `occ`: the mover has a checker on slot s; bit t of `blocked`: slot t is
+    # closed to him (two or more opposing checkers there)
+    occ = 0
+    blocked = 0
+    for i in range(25):
+        if me[i] > 0:
+            occ |= 1 << i
+    for i in range(24):
+        if opp[23 - i] >= 2:
+            blocked |= 1 << i
+    dice = work[50:54]
+    src = work[54:59]
+    st_from = work[59:63]
+    st_to = work[63:67]
+    st_hit = work[67:71]
+    child = work[71:76]
     doubles = d1 == d2
     ndice = 4 if doubles else 2
     norders = 1 if doubles else 2
@@ -133,7 +150,7 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
             dice[1] = d1
         level = 0
         src[0] = 24
-        child[0] = False
+        child[0] = 0
         while level >= 0:
             if level == ndice:
                 # a full play
@@ -150,40 +167,33 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                 t = -99
                 if me[24] > 0:
                     # a checker on the bar must enter first
-                    if s >= 24:
+                    if s >= 24 and not (blocked >> (24 - d)) & 1:
                         s = 24
-                        if opp[d - 1] < 2:
-                            t = 24 - d
-                        else:
-                            s = -1
+                        t = 24 - d
                     else:
                         s = -1
                 else:
-                    while s >= 0:
-                        if me[s] > 0:
-                            tt = s - d
-                            if tt >= 0:
-                                if opp[23 - tt] < 2:
-                                    t = tt
-                                    break
-                            elif outside == 0:
-                                if tt == -1:
-                                    t = -1
-                                    break
-                                ok = True
-                                for k in range(s + 1, 6):
-                                    if me[k] > 0:
-                                        ok = False
-                                        break
-                                if ok:
-                                    t = -1
-                                    break
-                        s -= 1
+                    # sources that can move d pips without bearing off, at or below s
+                    cand = occ & ~(blocked << d) & ~((1 << d) - 1)
+                    if outside == 0 and occ != 0:
+                        # bearing off: the exact point, or the highest point with a larger die
+                        hi = _HB13[occ >> 12] + 12 if occ >> 12 else _HB13[occ]
+                        cand |= occ & (1 << (d - 1))
+                        if hi < d - 1:
+                            cand |= 1 << hi
+                    cand &= (2 << s) - 1 if s >= 0 else 0
+                    if cand == 0:
+                        s = -1
+                    else:
+                        s = _HB13[cand >> 12] + 12 if cand >> 12 else _HB13[cand]
+                        t = s - d if s >= d else -1
                 if s >= 0:
                     # apply s -> t
                     src[level] = s - 1
-                    child[level] = True
+                    child[level] = 1
                     me[s] -= 1
+                    if me[s] == 0:
+                        occ &= ~(1 << s)
                     if s < 16:
                         k1 -= one << np.uint64(4 * s)
                     else:
@@ -191,6 +201,7 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                     hit = 0
                     if t >= 0:
                         me[t] += 1
+                        occ |= 1 << t
                         if t < 16:
                             k1 += one << np.uint64(4 * t)
                         else:
@@ -209,7 +220,7 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                     st_hit[level] = hit
                     level += 1
                     src[level] = s if doubles else 24
-                    child[level] = False
+                    child[level] = 0
                     continue
                 # no further move at this level
                 if not child[level] and level > 0 and level >= best:
@@ -225,12 +236,15 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                 s = st_from[level]
                 t = st_to[level]
                 me[s] += 1
+                occ |= 1 << s
                 if s < 16:
                     k1 += one << np.uint64(4 * s)
                 else:
                     k2 += one << np.uint64(4 * (s - 16))
                 if t >= 0:
                     me[t] -= 1
+                    if me[t] == 0:
+                        occ &= ~(1 << t)
                     if t < 16:
                         k1 -= one << np.uint64(4 * t)
                     else:

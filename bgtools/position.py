@@ -163,7 +163,7 @@ class Position:
 
     def swap(self) -> "Position":
         """The same physical position with the other player on roll."""
-        return Position(self.on_roll, self.opponent)
+        return Position._trusted(self.on_roll, self.opponent)
 
     def position_id(self) -> str:
         """The 14-character gnubg Position ID."""
