@@ -1,0 +1,683 @@
+"""Match analysis: checker-play and cube errors, luck and per-player summaries (like gnubg's
+"analyse match"), for one match at a time.
+
+:func:`analyse_match` replays a :class:`~bgtools.match.Match` and returns a
+:class:`MatchAnalysis`: one :class:`Decision` per analysed action and a
+:class:`PlayerSummary` per player.  Definitions (see ``docs/analysis.md``):
+
+* **Equity** is cubeful and *normalised*: money equity per unit of the current cube; in
+  match play the match winning chance (MWC) mapped linearly so that losing / winning the
+  current cube's worth of points is -1 / +1 (gnubg's "EMG").  Cubeful values come from
+  the cubeless evaluation through :mod:`bgtools.cube` (Janowski, match equity table).
+* **Checker play**: the legal plays are evaluated at 0 ply; with ``ply >= 1`` at most
+  ``keep`` of them within ``threshold`` of the best go deeper (with ``ply >= 2`` a 1-ply
+  stage keeps at most ``keep1`` within ``threshold1``); the play made is always
+  evaluated at the full ply.  Its *equity loss* is best minus played.  Forced plays
+  (one legal play or none) are not decisions.
+* **Error classes** (gnubg 1.07 defaults): loss > 0.03 doubtful, > 0.06 bad, > 0.12 very bad.
+* **Cube**: at every turn where the player on roll could double, and at every double
+  and answer, the no double / double-take / double-pass values give the proper action;
+  the loss of the action taken assumes correct play by the other side.  A cube decision
+  counts in the error rates when a double was made or doubling was within
+  ``close_cube`` (0.16) of not doubling, or too good.
+* **Luck** of a roll: the normalised equity after the best play for that roll (at
+  ``luck_ply``) minus the average of the same over all 36 rolls (30 for the opening roll).
+
+>>> from bgtools.match import read_match
+>>> m = read_match(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5   42: 8/4 6/4\\n")
+>>> a = analyse_match(m, ply=0, cache=None)
+>>> [(d.kind, d.played, d.error_class) for d in a.decisions]
+[('checker', '8/5 6/5', 'none'), ('checker', '8/4 6/4', 'none')]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+__all__ = [
+    "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
+    "MatchAnalysis", "analyse_match", "error_class", "luck_class", "ERROR_THRESHOLDS", "rating",
+]
+
+#: (class, normalised equity lost above which it applies), worst first (gnubg 1.07 defaults)
+ERROR_THRESHOLDS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+#: luck thresholds (gnubg defaults): above +0.6 very lucky, +0.3 lucky; below -0.3 / -0.6
+LUCK_THRESHOLDS = (0.6, 0.3)
+#: gnubg's rating bands by normalised error rate per decision (upper bounds)
+RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
+           (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"), (math.inf, "Awful!"))
+PHASES = ("over", "bearoff", "race", "crashed", "contact")
+
+
+def error_class(loss: float) -> str:
+    """``"none"``, ``"doubtful"``, ``"bad"`` or ``"very bad"`` for a normalised equity loss."""
+    for name, limit in ERROR_THRESHOLDS:
+        if loss > limit:
+            return name
+    return "none"
+
+
+def luck_class(luck: float) -> str:
+    """``"very lucky"`` ... ``"very unlucky"``, ``"none"`` in between."""
+    hi, lo = LUCK_THRESHOLDS
+    if luck > hi:
+        return "very lucky"
+    if luck > lo:
+        return "lucky"
+    if luck < -hi:
+        return "very unlucky"
+    if luck < -lo:
+        return "unlucky"
+    return "none"
+
+
+def rating(error_rate: float) -> str:
+    """gnubg's verbal rating for a normalised error rate per decision."""
+    for limit, name in RATINGS:
+        if error_rate < limit:
+            return name
+    return RATINGS[-1][1]
+
+
+# ----------------------------------------------------------------------------- value types
+@dataclass(frozen=True, slots=True)
+class AnalysisSettings:
+    """Search settings; all of them are part of the evaluation-cache key of the values they change."""
+
+    ply: int = 2
+    keep: int = 8
+    threshold: float = 0.16
+    keep1: int = 4
+    threshold1: float = 0.08
+    cube: bool = True
+    luck_ply: int = 0
+    close_cube: float = 0.16
+    max_candidates: int = 8
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.ply <= 3:
+            raise ValueError(f"ply must be 0 to 3, not {self.ply}")
+        if not 0 <= self.luck_ply <= 2:
+            raise ValueError(f"luck ply must be 0 to 2, not {self.luck_ply}")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A play with its cubeless ``probs`` (mover's view, after the play), normalised cubeful
+    ``equity``, ``mwc`` (match play) and the ``ply`` it was evaluated at."""
+
+    move: str
+    probs: tuple[float, ...]
+    equity: float
+    mwc: Optional[float]
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAnalysis:
+    """The doubler's cube decision: normalised no double / double-take / double-pass values,
+    the same in MWC (match play), the proper ``action`` and the proper ``response``."""
+
+    probs: tuple[float, ...]
+    nd: float
+    dt: float
+    dp: float
+    action: str  #: "no double", "double" or "too good"
+    response: str  #: "take" or "pass"
+    mwc: Optional[tuple[float, float, float]] = None
+    ply: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One analysed action.  ``equity_loss`` is normalised (see the module notes);
+    ``mwc_loss`` the same in match winning chance (match play only)."""
+
+    row_key: str
+    game: int  #: 1-based index of the game in the match
+    action_index: int  #: 0-based index of the action in the game (the export row key's last part)
+    move_number: int  #: 1-based turn number in the game
+    player: int
+    player_name: str
+    kind: str  #: "checker" or "cube"
+    dice: Optional[str]
+    played: str
+    best: str
+    equity_loss: float
+    error_class: str
+    phase: str
+    position_id: str
+    match_id: str
+    mwc_loss: Optional[float] = None
+    forced: bool = False
+    counted: bool = True  #: counts in the error rates
+    luck: Optional[float] = None
+    luck_mwc: Optional[float] = None
+    luck_class: Optional[str] = None
+    candidates: tuple[Candidate, ...] = ()
+    played_index: Optional[int] = None
+    legal_plays: Optional[int] = None
+    cube: Optional[CubeAnalysis] = None
+    win_after: Optional[float] = None  #: player 0's cubeless game winning chance after the action
+    mwc_after: Optional[float] = None  #: player 0's cubeful match winning chance after the action
+    steps: tuple = ()  #: checker steps of the play made (mover's numbering)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["candidates"] = [asdict(c) for c in self.candidates]
+        return d
+
+    def summary_dict(self) -> dict:
+        """The flat record written by ``bgtools annotate --json`` (one line per decision)."""
+        d = {k: getattr(self, k) for k in (
+            "row_key", "game", "move_number", "player", "player_name", "kind", "dice", "played", "best",
+            "equity_loss", "mwc_loss", "error_class", "phase", "luck", "luck_class", "position_id", "match_id")}
+        d["equity_loss"] = round(self.equity_loss, 6)
+        if self.kind == "checker":
+            d["candidates"] = [{"move": c.move, "equity": round(c.equity, 6), "ply": c.ply}
+                               for c in self.candidates[:5]]
+        elif self.cube is not None:
+            c = self.cube
+            d["cube"] = {"nd": round(c.nd, 6), "dt": round(c.dt, 6), "dp": round(c.dp, 6),
+                         "action": c.action, "response": c.response}
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """Totals for one player (definitions in ``docs/analysis.md``)."""
+
+    player: int
+    name: str
+    unforced_moves: int
+    checker_loss: float
+    cube_decisions: int
+    cube_loss: float
+    checker_errors: dict
+    cube_errors: dict
+    errors_by_phase: dict
+    luck: float
+    luck_points: float
+    luck_mwc: Optional[float]
+    result: float  #: points won (money) or match result minus the starting MWC (match)
+    luck_adjusted: float
+    mwc_loss: Optional[float] = None
+
+    @property
+    def checker_error_rate(self) -> float:
+        return self.checker_loss / self.unforced_moves if self.unforced_moves else 0.0
+
+    @property
+    def cube_error_rate(self) -> float:
+        return self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
+
+    @property
+    def error_rate(self) -> float:
+        n = self.unforced_moves + self.cube_decisions
+        return (self.checker_loss + self.cube_loss) / n if n else 0.0
+
+    @property
+    def pr(self) -> float:
+        """500 x mean normalised equity lost per counted decision."""
+        return 500.0 * self.error_rate
+
+    @property
+    def rating(self) -> str:
+        return rating(self.error_rate)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.update(checker_error_rate=self.checker_error_rate, cube_error_rate=self.cube_error_rate,
+                 error_rate=self.error_rate, pr=self.pr, rating=self.rating)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """Per game: luck totals (normalised) of both players and the result."""
+
+    game: int
+    number: int
+    score: tuple[int, int]
+    luck: tuple[float, float]
+    loss: tuple[float, float]
+    winner: Optional[int]
+    points: int
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """The analysis of one match: decisions in match order, summaries, settings."""
+
+    source: str
+    players: tuple[str, str]
+    length: int
+    decisions: tuple[Decision, ...]
+    players_summary: tuple[PlayerSummary, PlayerSummary]
+    games: tuple[GameSummary, ...]
+    settings: AnalysisSettings
+    evaluator: str
+    skipped_games: tuple[int, ...] = ()
+    cache_hits: int = 0
+    cache_misses: int = 0
+
+    @property
+    def errors(self) -> list[Decision]:
+        """The decisions classed doubtful or worse, in match order."""
+        return [d for d in self.decisions if d.error_class != "none"]
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "players": list(self.players), "length": self.length,
+                "evaluator": self.evaluator, "settings": asdict(self.settings),
+                "skipped_games": list(self.skipped_games),
+                "summary": [p.to_dict() for p in self.players_summary],
+                "games": [asdict(g) for g in self.games],
+                "decisions": [d.to_dict() for d in self.decisions]}
+
+    def json_lines(self, all_rows: bool = False) -> list[str]:
+        """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``)."""
+        return [json.dumps(d.summary_dict(), ensure_ascii=False) for d in self.decisions
+                if all_rows or (not d.forced and d.counted)]
+
+    def to_dataframe(self):
+        """One row per analysed action keyed by ``row_key`` (joins onto ``bgtools export``):
+        checker columns ``checker_*``, cube columns ``cube_*``, luck."""
+        import pandas as pd
+
+        rows: dict[str, dict] = {}
+        for d in self.decisions:
+            r = rows.setdefault(d.row_key, {"row_key": d.row_key, "game": d.game, "action_index": d.action_index,
+                                            "move_number": d.move_number, "player": d.player_name,
+                                            "phase": d.phase})
+            if d.kind == "checker":
+                r.update(checker_played=d.played, checker_best=d.best, checker_equity_loss=d.equity_loss,
+                         checker_mwc_loss=d.mwc_loss, checker_error=d.error_class, forced=d.forced,
+                         luck=d.luck, luck_mwc=d.luck_mwc, luck_class=d.luck_class,
+                         checker_equity=d.candidates[d.played_index].equity if d.candidates else None)
+            else:
+                c = d.cube
+                r.update(cube_played=d.played, cube_best=d.best, cube_equity_loss=d.equity_loss,
+                         cube_mwc_loss=d.mwc_loss, cube_error=d.error_class, cube_counted=d.counted,
+                         cube_nd=c.nd, cube_dt=c.dt, cube_dp=c.dp, cube_action=c.action, cube_response=c.response)
+        cols = ["row_key", "game", "action_index", "move_number", "player", "phase", "forced", "checker_played",
+                "checker_best", "checker_equity", "checker_equity_loss", "checker_mwc_loss", "checker_error",
+                "luck", "luck_mwc", "luck_class", "cube_played", "cube_best", "cube_equity_loss", "cube_mwc_loss",
+                "cube_error", "cube_counted", "cube_nd", "cube_dt", "cube_dp", "cube_action", "cube_response"]
+        df = pd.DataFrame(list(rows.values()), columns=cols)
+        for c in ("checker_equity", "checker_equity_loss", "checker_mwc_loss", "luck", "luck_mwc", "cube_equity_loss",
+                  "cube_mwc_loss", "cube_nd", "cube_dt", "cube_dp"):
+            df[c] = df[c].astype("float64")
+        for c in ("forced", "cube_counted"):
+            df[c] = df[c].astype("boolean")
+        for c in ("row_key", "player", "phase", "checker_played", "checker_best", "checker_error", "luck_class",
+                  "cube_played", "cube_best", "cube_error", "cube_action", "cube_response"):
+            df[c] = df[c].astype("string")
+        df["game"] = df["game"].astype("int32")
+        df["action_index"] = df["action_index"].astype("int32")
+        df["move_number"] = df["move_number"].astype("int32")
+        return df
+
+
+# ----------------------------------------------------------------------------- the analyser
+_OPP_OWNER = (0, 2, 1)
+
+
+class _Ctx:
+    """Cube and score seen from one player: money?, (his, opponent's) away, cube, owner, crawford."""
+
+    __slots__ = ("money", "am", "ao", "cube", "owner", "crawford")
+
+    def __init__(self, state, length_ok: bool) -> None:
+        from .cube import CubeInfo
+
+        info = CubeInfo.from_state(state)
+        self.money = info.money or not length_ok
+        self.am, self.ao = info.away
+        self.cube = info.cube
+        self.owner = info.owner
+        self.crawford = info.crawford
+
+
+class _Analyser:
+    def __init__(self, evaluator, settings: AnalysisSettings, cache) -> None:
+        from . import cube as _cube
+        from .evaluation import default_evaluator
+        from .met import load_met
+
+        self.ev = evaluator or default_evaluator()
+        self.s = settings
+        self.cache = cache
+        self.met = load_met()
+        self.pre, self.post = self.met.pre, self.met.post
+        self._cube = _cube
+        self._out = np.zeros(4, np.float64)
+        self.ev_name = f"{self.ev.name} {self.ev.version}"
+
+    # -- evaluation with the cache --------------------------------------------------
+    def eval_boards(self, boards: np.ndarray, ply: int) -> np.ndarray:
+        """float64[n, 5] for the player on roll of each board (``[1]``)."""
+        from .evaluation import evaluate_boards
+
+        b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+        if ply == 0 or self.cache is None or b.shape[0] == 0:
+            return evaluate_boards(b, ply, self.ev)
+        setting = f"{self.ev_name}|ply={ply}"
+        got = self.cache.get(setting, b)
+        miss = [i for i, v in enumerate(got) if v is None]
+        out = np.empty((b.shape[0], 5), np.float64)
+        for i, v in enumerate(got):
+            if v is not None:
+                out[i] = v
+        if miss:
+            new = evaluate_boards(b[miss], ply, self.ev)
+            out[miss] = new
+            self.cache.put(setting, b[miss], new)
+        return out
+
+    # -- cubeful values ---------------------------------------------------------------
+    def to_norm(self, v: float, c: _Ctx) -> float:
+        """Mover's cubeful value (points or MWC) -> normalised equity."""
+        if c.money:
+            return v / c.cube
+        return self.met.emg(v, c.am, c.ao, c.cube)
+
+    def after_values(self, probs: np.ndarray, boards: np.ndarray, c: _Ctx) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        """Normalised cubeful equity (and MWC) for the mover of positions after his play
+        (``boards``: opponent on roll; ``probs``: mover's cubeless view)."""
+        cube = self._cube
+        n = probs.shape[0]
+        norm = np.empty(n)
+        raw = np.empty(n)
+        owner = _OPP_OWNER[c.owner]
+        for i in range(n):
+            p = probs[i]
+            if int(boards[i, 0].sum()) == 0:  # the mover has borne off: exact result
+                pts = c.cube * int(round(1 + p[1] + p[2]))
+                v = float(pts) if c.money else float(self.met.after(c.am, c.ao, pts))
+            else:
+                po = np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+                po = np.clip(po, 0.0, 1.0)
+                po[1] = min(po[1], po[0])
+                po[2] = min(po[2], po[1])
+                po[3] = min(po[3], 1.0 - po[0])
+                po[4] = min(po[4], po[3])
+                x = cube.cube_x(boards[i])
+                code = cube.cube_values(po, c.money, c.ao, c.am, c.cube, owner, c.crawford, x, self.pre, self.post,
+                                        self._out)
+                nd, dt, dp = self._out[0], self._out[1], self._out[2]
+                vo = nd if code == cube.UNAVAILABLE else max(nd, min(dt, dp))
+                v = -vo if c.money else 1.0 - vo
+            raw[i] = v
+            norm[i] = self.to_norm(v, c)
+        return norm, (None if c.money else raw)
+
+    def cube_analysis(self, position, c: _Ctx) -> Optional[CubeAnalysis]:
+        """The decision of the player on roll before his roll; None when he cannot double."""
+        cube = self._cube
+        board = position.to_array()
+        p = self.eval_boards(board[None], self.s.ply)[0]
+        p = np.clip(p, 0.0, 1.0)
+        x = cube.cube_x(board)
+        code = cube.cube_values(p, c.money, c.am, c.ao, c.cube, c.owner, c.crawford, x, self.pre, self.post,
+                                self._out)
+        if code == cube.UNAVAILABLE:
+            return None
+        nd, dt, dp = (float(v) for v in self._out[:3])
+        action = cube.ACTIONS[code]
+        mwc = None if c.money else (nd, dt, dp)
+        return CubeAnalysis(tuple(float(v) for v in p), self.to_norm(nd, c), self.to_norm(dt, c),
+                            self.to_norm(dp, c), action, "take" if dt <= dp else "pass", mwc, self.s.ply)
+
+    # -- luck --------------------------------------------------------------------------
+    def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
+        from .evaluation import _ROLLS, _best_children, _expand, equity, invert_probs
+
+        board = position.to_array()[None]
+        children, offsets = _expand(board)
+        p0 = self.eval_boards(children, self.s.luck_ply)
+        best = _best_children(equity(p0), offsets)
+        mover = invert_probs(p0[best])
+        norm, raw = self.after_values(mover, children[best], c)
+        hi, lo = max(dice), min(dice)
+        r = next(i for i, (a, b) in enumerate(_ROLLS) if a == hi and b == lo)
+        w = np.array([(0.0 if opening else 1.0) if a == b else 2.0 for a, b in _ROLLS])
+        w /= w.sum()
+        luck = float(norm[r] - w @ norm)
+        return luck, (None if raw is None else float(raw[r] - w @ raw))
+
+    # -- checker play -----------------------------------------------------------------
+    def checker(self, position, dice, play, c: _Ctx):
+        from .evaluation import equity, invert_probs
+        from .movegen import legal_plays
+
+        s = self.s
+        plays = legal_plays(position, dice)
+        after = np.stack([p.after.to_array() for p in plays])
+        target = play.after.to_array().tobytes()
+        played = next(i for i in range(len(plays)) if after[i].tobytes() == target)
+        probs = invert_probs(self.eval_boards(after, 0))
+        depth = np.zeros(len(plays), np.int64)
+        if s.ply >= 1:
+            eq = equity(probs)
+            order = np.argsort(-eq, kind="stable")
+            keep = [int(i) for i in order[:s.keep] if eq[i] >= eq[order[0]] - s.threshold]
+            if played not in keep:
+                keep.append(played)
+            if s.ply >= 2:
+                idx = np.array(keep)
+                probs[idx] = invert_probs(self.eval_boards(after[idx], 1))
+                depth[idx] = 1
+                eq1 = equity(probs[idx])
+                o1 = np.argsort(-eq1, kind="stable")
+                keep = [int(idx[i]) for i in o1[:s.keep1] if eq1[i] >= eq1[o1[0]] - s.threshold1]
+                if played not in keep:
+                    keep.append(played)
+            idx = np.array(keep)
+            probs[idx] = invert_probs(self.eval_boards(after[idx], s.ply))
+            depth[idx] = s.ply
+        norm, raw = self.after_values(probs, after, c)
+        order = sorted(range(len(plays)), key=lambda i: (-depth[i], -norm[i]))
+        shown = order[:s.max_candidates]
+        if played not in shown:
+            shown.append(played)
+        cands = tuple(Candidate(plays[i].notation(), tuple(float(v) for v in probs[i]), float(norm[i]),
+                                None if raw is None else float(raw[i]), int(depth[i])) for i in shown)
+        return cands, shown.index(played), len(plays)
+
+
+def _phase(position) -> str:
+    return PHASES[int(position.classify())]
+
+
+def analyse_match(match, ply: int = 2, evaluator=None, *, settings: Optional[AnalysisSettings] = None,
+                  cache="default", label: Optional[str] = None,
+                  progress: Optional[Callable[[int], None]] = None) -> MatchAnalysis:
+    """Analyse every checker play, cube decision and roll of ``match``.
+
+    ``ply`` is the search depth (ignored when ``settings`` is given); ``evaluator``
+    defaults to :func:`bgtools.evaluation.default_evaluator`; ``cache`` is an
+    :class:`~bgtools.evalcache.EvalCache`, ``"default"`` (the user cache file) or None.
+    ``label`` names the file in row keys (default ``match.source``).  ``progress(n)``
+    is called with the number of actions done after each game.  Games with reading
+    errors are skipped (their 1-based indices in ``skipped_games``).
+    """
+    from .match import Beaver, Double, Drop, Roll, Take, replay_game
+
+    s = settings or AnalysisSettings(ply=ply)
+    own_cache = False
+    if isinstance(cache, str):
+        from .evalcache import EvalCache
+
+        cache, own_cache = EvalCache(), True
+    an = _Analyser(evaluator, s, cache)
+    length_ok = match.length <= an.met.length
+    label = label if label is not None else (match.source or "<match 1>")
+    names = (match.players[0] or "player 0", match.players[1] or "player 1")
+    decisions: list[Decision] = []
+    games: list[GameSummary] = []
+    skipped: list[int] = []
+    try:
+        for gi, g in enumerate(match.games):
+            if g.errors or g.props.get("_setup"):
+                skipped.append(gi + 1)
+                if progress:
+                    progress(len(g.actions))
+                continue
+            turn, opened_by, first_roll = 0, None, True
+            pending: Optional[tuple[CubeAnalysis, _Ctx, int]] = None
+            prefix = f"{label}:{gi + 1}:"
+            for st in replay_game(match, g, gi):
+                a = st.action
+                pl = a.player
+                if isinstance(a, Roll):
+                    if opened_by != pl:
+                        turn += 1
+                    doubled_now = opened_by == pl
+                    opened_by = None
+                    if a.status not in ("play", "dance"):
+                        if a.status in ("illegal", "unchecked"):
+                            break
+                        first_roll = False
+                        continue
+                    pos, state = st.position, st.state
+                    c = _Ctx(state, length_ok)
+                    base = dict(row_key=prefix + str(st.index), game=gi + 1, action_index=st.index,
+                                move_number=turn, player=pl, player_name=names[pl], phase=_phase(pos),
+                                position_id=st.position_id, match_id=st.match_id)
+                    if s.cube and not first_roll and not doubled_now and length_ok:
+                        ca = an.cube_analysis(pos, c)
+                        if ca is not None:
+                            best = min(ca.dt, ca.dp)
+                            loss = max(0.0, best - ca.nd)
+                            close = best >= ca.nd - s.close_cube or ca.action != "no double"
+                            mloss = None if ca.mwc is None else max(0.0, min(ca.mwc[1], ca.mwc[2]) - ca.mwc[0])
+                            decisions.append(Decision(
+                                **base, kind="cube", dice=None, played="no double",
+                                best="double" if ca.action == "double" else ca.action, equity_loss=loss,
+                                mwc_loss=mloss, error_class=error_class(loss), counted=close, cube=ca))
+                    dice = a.dice
+                    luck, luck_mwc = an.luck(pos, dice, c, first_roll)
+                    first_roll = False
+                    dtext = f"{max(dice)}{min(dice)}"
+                    lk = dict(luck=luck, luck_mwc=luck_mwc, luck_class=luck_class(luck))
+                    if st.play is not None and st.legal_plays > 1:
+                        cands, pi, n = an.checker(pos, dice, st.play, c)
+                        loss = max(0.0, cands[0].equity - cands[pi].equity)
+                        mloss = None if cands[pi].mwc is None else max(0.0, cands[0].mwc - cands[pi].mwc)
+                        pw = cands[pi].probs[0] if pl == 0 else 1.0 - cands[pi].probs[0]
+                        mw = None if cands[pi].mwc is None else (cands[pi].mwc if pl == 0 else 1 - cands[pi].mwc)
+                        decisions.append(Decision(
+                            **base, kind="checker", dice=dtext, played=cands[pi].move, best=cands[0].move,
+                            equity_loss=loss, mwc_loss=mloss, error_class=error_class(loss), candidates=cands,
+                            played_index=pi, legal_plays=n, win_after=pw, mwc_after=mw,
+                            steps=tuple(st.play.steps), **lk))
+                    else:
+                        text = st.play.notation() if st.play is not None else ""
+                        decisions.append(Decision(
+                            **base, kind="checker", dice=dtext, played=text, best=text, equity_loss=0.0,
+                            error_class="none", forced=True, counted=False, legal_plays=st.legal_plays,
+                            steps=tuple(st.play.steps) if st.play is not None else (), **lk))
+                elif isinstance(a, Double):
+                    turn += 1
+                    opened_by = pl
+                    c = _Ctx(st.state, length_ok)
+                    if not s.cube or not length_ok:
+                        continue
+                    ca = an.cube_analysis(st.position, c)
+                    if ca is None:
+                        continue
+                    best = max(ca.nd, min(ca.dt, ca.dp))
+                    loss = max(0.0, best - min(ca.dt, ca.dp))
+                    mloss = None
+                    if ca.mwc is not None:
+                        nd, dt, dp = ca.mwc
+                        mloss = max(0.0, max(nd, min(dt, dp)) - min(dt, dp))
+                    decisions.append(Decision(
+                        row_key=prefix + str(st.index), game=gi + 1, action_index=st.index, move_number=turn,
+                        player=pl, player_name=names[pl], kind="cube", dice=None, played="double",
+                        best="double" if ca.action == "double" else ca.action, equity_loss=loss, mwc_loss=mloss,
+                        error_class=error_class(loss), phase=_phase(st.position), position_id=st.position_id,
+                        match_id=st.match_id, cube=ca))
+                    pending = (ca, c, pl)
+                elif isinstance(a, (Take, Drop, Beaver)) and pending is not None:
+                    ca, c, doubler = pending
+                    pending = None
+                    took = not isinstance(a, Drop)
+                    best = min(ca.dt, ca.dp)
+                    loss = max(0.0, (ca.dt if took else ca.dp) - best)
+                    mloss = None
+                    if ca.mwc is not None:
+                        mloss = max(0.0, (ca.mwc[1] if took else ca.mwc[2]) - min(ca.mwc[1], ca.mwc[2]))
+                    played = "beaver" if isinstance(a, Beaver) else ("take" if took else "pass")
+                    decisions.append(Decision(
+                        row_key=prefix + str(st.index), game=gi + 1, action_index=st.index, move_number=turn,
+                        player=pl, player_name=names[pl], kind="cube", dice=None, played=played, best=ca.response,
+                        equity_loss=loss, mwc_loss=mloss, error_class=error_class(loss),
+                        phase=_phase(st.position), position_id=st.position_id, match_id=st.match_id, cube=ca))
+            gd = [d for d in decisions if d.game == gi + 1]
+            res = g.result
+            games.append(GameSummary(
+                gi + 1, g.number, tuple(g.score),
+                tuple(sum(d.luck or 0.0 for d in gd if d.player == p) for p in (0, 1)),
+                tuple(sum(d.equity_loss for d in gd if d.player == p and d.counted and not d.forced) for p in (0, 1)),
+                None if res is None else res.winner, 0 if res is None else res.points))
+            if progress:
+                progress(len(g.actions))
+    finally:
+        hits, misses = (cache.hits, cache.misses) if cache is not None else (0, 0)
+        if own_cache:
+            cache.close()
+    summaries = tuple(_summary(match, p, names[p], decisions, an.met, length_ok) for p in (0, 1))
+    return MatchAnalysis(label, names, match.length, tuple(decisions), summaries, tuple(games), s, an.ev_name,
+                         tuple(skipped), hits, misses)
+
+
+def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, length_ok: bool) -> PlayerSummary:
+    mine = [d for d in decisions if d.player == p]
+    moves = [d for d in mine if d.kind == "checker" and not d.forced]
+    cubes = [d for d in mine if d.kind == "cube" and d.counted]
+    classes = ("doubtful", "bad", "very bad")
+    checker_errors = {k: sum(d.error_class == k for d in moves) for k in classes}
+    cube_errors = {k: sum(d.error_class == k for d in cubes) for k in classes}
+    by_phase: dict = {}
+    for d in moves + cubes:
+        if d.error_class != "none":
+            by_phase.setdefault(d.phase, {k: 0 for k in classes})[d.error_class] += 1
+    rolls = [d for d in mine if d.kind == "checker" and d.luck is not None]
+    luck = sum(d.luck for d in rolls)
+    from .matchstate import MatchState
+
+    luck_points = sum(d.luck * MatchState.from_match_id(d.match_id).cube for d in rolls)
+    mwc_loss = None
+    luck_mwc = None
+    if match.length and length_ok:
+        luck_mwc = sum(d.luck_mwc or 0.0 for d in rolls)
+        mwc_loss = sum(d.mwc_loss or 0.0 for d in moves + cubes)
+        fs = match.final_score
+        start = met.mwc(match.length - match.games[0].score[p], match.length - match.games[0].score[1 - p]) \
+            if match.games and max(match.games[0].score) < match.length else 0.5
+        if fs[p] >= match.length:
+            end = 1.0
+        elif fs[1 - p] >= match.length:
+            end = 0.0
+        else:
+            try:
+                end = met.mwc(match.length - fs[p], match.length - fs[1 - p],
+                              post_crawford=1 in (match.length - fs[0], match.length - fs[1])
+                              and any(g.crawford for g in match.games))
+            except ValueError:
+                end = 0.5
+        result = end - start
+        adjusted = result - luck_mwc
+    else:
+        result = float(sum((g.result.points if g.result.winner == p else -g.result.points)
+                           for g in match.games if g.result is not None))
+        adjusted = result - luck_points
+    return PlayerSummary(p, name, len(moves), sum(d.equity_loss for d in moves), len(cubes),
+                         sum(d.equity_loss for d in cubes), checker_errors, cube_errors, by_phase, luck, luck_points,
+                         luck_mwc, result, adjusted, mwc_loss)
