@@ -1,0 +1,659 @@
+"""Match files as tidy tables: one row per action, per game or per match.
+
+:func:`to_dataframe` turns replayed matches (:func:`bgtools.match.read_matches`) into a
+pandas DataFrame with fixed dtypes: categoricals for names and small vocabularies,
+nullable integers (``Int16`` ...) where a value can be missing.  :func:`export_files`
+writes the rows of many files to CSV (optionally gzipped), JSON lines or Parquet,
+streaming, atomically and, with ``jobs > 1``, parsing files in worker processes while
+keeping the row order.  The columns of each level are listed in :data:`COLUMNS`
+(and in ``docs/export.md``).
+
+Every moves row is keyed by ``row_key = "<file>:<game_no>:<action_index>"`` so that later
+analysis columns (equity, error, luck) can be joined onto it.  Values that depend on
+who acts (pips, score, cube owner, result) are seen from the acting player.
+
+Games with errors (e.g. an illegal move) are left out unless ``keep_bad_games=True``;
+then the board columns of the rows after the first illegal move are empty.
+
+>>> from bgtools.match import read_match
+>>> m = read_match(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5   42: 8/4 6/4\\n")
+>>> df = to_dataframe([m])
+>>> df[["player", "action", "dice", "move", "pips_player", "position_id"]].values.tolist()[0]
+['A', 'roll', '31', '8/5 6/5', 167, '4HPwATDgc/ABMA']
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, ContextManager, Iterable, Iterator, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from .match import Beaver, Double, Drop, Game, Match, MatchFileError, Resign, Roll, Take, Win, replay_game
+from .position import PositionClass
+
+__all__ = [
+    "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "csv_dtypes", "read_csv",
+    "export_files", "write_dataframe", "ExportReport", "FileProblem", "output_format",
+]
+
+LEVELS = ("moves", "games", "matches")
+FORMATS = ("csv", "csv.gz", "jsonl", "parquet")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One output column: ``dtype`` is a pandas dtype name; ``categories`` fixes a vocabulary."""
+
+    name: str
+    dtype: str
+    doc: str
+    categories: Optional[tuple[str, ...]] = None
+
+    @property
+    def pandas_dtype(self):
+        if self.dtype == "category" and self.categories is not None:
+            return pd.CategoricalDtype(list(self.categories))
+        return self.dtype
+
+
+ACTIONS = ("roll", "double", "take", "drop", "beaver", "resign", "win")
+STATUSES = ("play", "dance", "rolled", "illegal", "unchecked")
+CLASSES = ("contact", "race", "bearoff", "over")
+OWNERS = ("centre", "player", "opponent")
+ENDINGS = ("bearoff", "drop", "resign")
+
+_C = Column
+_COMMON = (
+    _C("file", "category", "the match file, as given or found in a folder"),
+    _C("match_no", "int32", "1-based position of the file among the exported ones"),
+)
+MOVE_COLUMNS = (
+    _C("row_key", "string", "`<file>:<game_no>:<action_index>`, unique per row; join key for later analysis"),
+    *_COMMON,
+    _C("game_no", "int32", "1-based position of the game in the file"),
+    _C("action_index", "int32", "0-based index of the action in the game (`Game.actions`)"),
+    _C("move_no", "int32", "1-based turn number in the game; a double and the answer belong to the doubler's turn"),
+    _C("player", "category", "name of the player who acts (the taker for take/drop/beaver)"),
+    _C("opponent", "category", "name of the other player"),
+    _C("player_index", "int8", "0 = first-named player of the file (gnubg player 0, SGF White), 1 = second"),
+    _C("action", "category", "roll, double, take, drop, beaver, resign or win", ACTIONS),
+    _C("status", "category", "rolls only: play, dance (no legal play), rolled (no move recorded), "
+                             "illegal, unchecked (after an illegal move)", STATUSES),
+    _C("dice", "string", "rolls only: the two dice, larger first (`31`)"),
+    _C("die1", "Int8", "rolls only: the larger die"),
+    _C("die2", "Int8", "rolls only: the smaller die"),
+    _C("move", "string", "the play in normalised gnubg notation (`13/7* 8/7`); empty if none"),
+    _C("position_id", "string", "gnubg Position ID before the action (player on roll's view, as gnubg shows it)"),
+    _C("match_id", "string", "gnubg Match ID before the action"),
+    _C("xgid", "string", "XGID before the action"),
+    _C("pips_player", "Int16", "pip count of the acting player before the action"),
+    _C("pips_opponent", "Int16", "pip count of the other player"),
+    _C("pip_diff", "Int16", "`pips_player - pips_opponent` (negative = the acting player leads)"),
+    _C("off_player", "Int8", "checkers the acting player has borne off"),
+    _C("off_opponent", "Int8", "checkers the other player has borne off"),
+    _C("bar_player", "Int8", "checkers of the acting player on the bar"),
+    _C("bar_opponent", "Int8", "checkers of the other player on the bar"),
+    _C("position_class", "category", "contact (gnubg's crashed counts as contact), race, bearoff "
+                                     "(all checkers home, no contact) or over", CLASSES),
+    _C("cube", "int32", "cube value before the action"),
+    _C("cube_owner", "category", "centre, player or opponent (from the acting player's side)", OWNERS),
+    _C("score_player", "int16", "acting player's score before the game"),
+    _C("score_opponent", "int16", "other player's score before the game"),
+    _C("away_player", "Int16", "points the acting player still needs (empty for money)"),
+    _C("away_opponent", "Int16", "points the other player still needs (empty for money)"),
+    _C("match_length", "int16", "match length, 0 = money session"),
+    _C("crawford", "bool", "this game is the Crawford game"),
+    _C("legal_plays", "Int16", "rolls only: number of legal plays (distinct resulting positions)"),
+    _C("hit", "boolean", "rolls only: the play hit at least one checker"),
+    _C("winner", "category", "name of the game's winner (empty if the game is unfinished)"),
+    _C("points", "Int16", "points the game was won for"),
+    _C("ended_by", "category", "how the game ended: bearoff, drop or resign", ENDINGS),
+    _C("result", "Int16", "game result for the acting player: +points if he won the game, -points if he lost"),
+)
+GAME_COLUMNS = (
+    _C("row_key", "string", "`<file>:<game_no>`, unique per row"),
+    *_COMMON,
+    _C("game_no", "int32", "1-based position of the game in the file"),
+    _C("player0", "category", "first-named player"),
+    _C("player1", "category", "second-named player"),
+    _C("match_length", "int16", "match length, 0 = money session"),
+    _C("score0", "int16", "first player's score before the game"),
+    _C("score1", "int16", "second player's score before the game"),
+    _C("crawford", "bool", "this game is the Crawford game"),
+    _C("actions", "int32", "number of actions (rows at the moves level)"),
+    _C("plays", "int32", "checker plays that moved a checker"),
+    _C("doubles", "int32", "doubles and beavers"),
+    _C("cube", "int32", "cube value at the end of the game"),
+    _C("winner", "category", "winner's name (empty if unfinished)"),
+    _C("points", "Int16", "points won"),
+    _C("ended_by", "category", "bearoff, drop or resign", ENDINGS),
+    _C("errors", "int32", "errors found in the game (0 unless bad games are kept)"),
+)
+MATCH_COLUMNS = (
+    _C("row_key", "string", "`<file>`, unique per row"),
+    *_COMMON,
+    _C("format", "category", "mat, sgf, oldmoves or json", ("mat", "sgf", "oldmoves", "json")),
+    _C("player0", "category", "first-named player"),
+    _C("player1", "category", "second-named player"),
+    _C("match_length", "int16", "match length, 0 = money session"),
+    _C("games", "int32", "games in the file (all of them, also those with errors)"),
+    _C("plays", "int32", "checker plays that moved a checker"),
+    _C("doubles", "int32", "doubles and beavers"),
+    _C("score0", "int32", "first player's final score"),
+    _C("score1", "int32", "second player's final score"),
+    _C("winner", "category", "name of the player who reached the match length (empty otherwise)"),
+    _C("errors", "int32", "errors found in the file"),
+)
+COLUMNS: dict[str, tuple[Column, ...]] = {"moves": MOVE_COLUMNS, "games": GAME_COLUMNS, "matches": MATCH_COLUMNS}
+
+_KIND = {Roll: "roll", Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Resign: "resign",
+         Win: "win"}
+_CLASS = {PositionClass.CONTACT: "contact", PositionClass.CRASHED: "contact", PositionClass.RACE: "race",
+          PositionClass.BEAROFF: "bearoff", PositionClass.OVER: "over"}
+_IDS = ("position_id", "match_id", "xgid")
+
+
+def columns_for(level: str = "moves", names: Optional[Sequence[str]] = None) -> tuple[Column, ...]:
+    """The columns of ``level``, or the named ones in the given order (ValueError if unknown)."""
+    if level not in COLUMNS:
+        raise ValueError(f"unknown level {level!r}: expected moves, games or matches")
+    cols = COLUMNS[level]
+    if names is None:
+        return cols
+    by_name = {c.name: c for c in cols}
+    bad = [n for n in names if n not in by_name]
+    if bad:
+        raise ValueError(f"unknown column(s) for level {level}: {', '.join(bad)} "
+                         f"(known: {', '.join(by_name)})")
+    if len(set(names)) != len(names):
+        raise ValueError("a column is named twice")
+    if not names:
+        raise ValueError("no columns chosen")
+    return tuple(by_name[n] for n in names)
+
+
+# ----------------------------------------------------------------------------- rows
+def _name(s: str) -> Optional[str]:
+    """A player name as one line of text (control characters become spaces); None when empty."""
+    if not s.isprintable():
+        s = "".join(ch if ch.isprintable() else " " for ch in s)
+    s = s.strip()
+    return s if s else None
+
+
+def _label(m: Match, match_no: int) -> str:
+    return m.source or f"<match {match_no}>"
+
+
+def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
+    """Append the moves rows of ``m`` to the column lists in ``out``; returns the row count."""
+    want_ids = [k for k in _IDS if k in out]
+    file = _label(m, match_no)
+    names = (_name(m.players[0]), _name(m.players[1]))
+    length = m.length
+    rows = []
+    for gi, g in enumerate(m.games):
+        if g.errors and not keep_bad:
+            continue
+        res = g.result
+        broken = bool(g.props.get("_setup"))  # board edited in the record: positions unknown
+        turn = 0
+        opened_by = None  # player whose turn was opened by a double
+        prefix = f"{file}:{gi + 1}:"
+        for st in replay_game(m, g, gi):
+            a = st.action
+            p = a.player
+            kind = _KIND[type(a)]
+            if kind == "roll":
+                if opened_by != p:
+                    turn += 1
+                opened_by = None
+                if a.status == "unchecked":
+                    broken = True
+            elif kind == "double":
+                turn += 1
+                opened_by = p
+            s = st.state
+            row = [prefix + str(st.index), file, match_no, gi + 1, st.index, max(turn, 1),
+                   names[p], names[1 - p], p, kind]
+            if kind == "roll":
+                d1, d2 = a.dice if a.dice[0] >= a.dice[1] else (a.dice[1], a.dice[0])
+                play = st.play
+                checked = a.status in ("play", "dance", "rolled") and not broken
+                row += [a.status, f"{d1}{d2}", d1, d2, play.notation() if play is not None else None]
+                tail = [st.legal_plays if checked else None,
+                        bool(play.hits) if play is not None else (False if a.status == "dance" else None)]
+            else:
+                row += [None, None, None, None, None]
+                tail = [None, None]
+            if broken:
+                row += [None] * 3 + [None] * 7 + [None]
+            else:
+                pos = st.position
+                ids = [st.position_id if "position_id" in want_ids else None,
+                       st.match_id if "match_id" in want_ids else None,
+                       st.xgid if "xgid" in want_ids else None]
+                a_pips, b_pips = pos.pips
+                a_off, b_off = pos.borne_off
+                a_bar, b_bar = pos.on_bar
+                if p != s.player_on_roll:
+                    a_pips, b_pips, a_off, b_off, a_bar, b_bar = b_pips, a_pips, b_off, a_off, b_bar, a_bar
+                row += ids + [a_pips, b_pips, a_pips - b_pips, a_off, b_off, a_bar, b_bar,
+                              _CLASS[pos.classify()]]
+            owner = "centre" if s.cube_owner == -1 else ("player" if s.cube_owner == p else "opponent")
+            sp, so = g.score[p], g.score[1 - p]
+            row += [s.cube, owner, sp, so, length - sp if length else None, length - so if length else None,
+                    length, g.crawford]
+            row += tail
+            if res is not None:
+                row += [names[res.winner], res.points, res.how, res.points if res.winner == p else -res.points]
+            else:
+                row += [None, None, None, None]
+            rows.append(row)
+            if kind == "roll" and a.status == "illegal":
+                broken = True
+    _append(out, rows, MOVE_COLUMNS)
+    return len(rows)
+
+
+def _append(out: dict, rows: list, cols: tuple[Column, ...]) -> None:
+    if not rows:
+        return
+    for c, values in zip(cols, zip(*rows)):
+        if c.name in out:
+            out[c.name].extend(values)
+
+
+def _final_cube(g: Game) -> int:
+    cube, pending, beavered = 1, None, False
+    for a in g.actions:
+        if isinstance(a, Double):
+            pending, beavered = a.cube, False
+        elif isinstance(a, Beaver):
+            cube, beavered = a.cube, True
+        elif isinstance(a, Take):
+            if pending is not None and not beavered:
+                cube = pending
+            pending = None
+        elif isinstance(a, Drop):
+            pending = None
+    return cube
+
+
+def _game_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
+    file = _label(m, match_no)
+    names = (_name(m.players[0]), _name(m.players[1]))
+    rows = []
+    for gi, g in enumerate(m.games):
+        if g.errors and not keep_bad:
+            continue
+        r = g.result
+        rows.append([f"{file}:{gi + 1}", file, match_no, gi + 1, names[0], names[1], m.length, g.score[0],
+                     g.score[1], g.crawford, len(g.actions), g.plays, g.doubles, _final_cube(g),
+                     names[r.winner] if r else None, r.points if r else None, r.how if r else None,
+                     len(g.errors)])
+    _append(out, rows, GAME_COLUMNS)
+    return len(rows)
+
+
+def _match_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
+    if not m.games:
+        return 0
+    file = _label(m, match_no)
+    names = (_name(m.players[0]), _name(m.players[1]))
+    s0, s1 = m.final_score
+    winner = None
+    if m.length > 0 and max(s0, s1) >= m.length:
+        winner = names[0] if s0 > s1 else names[1]
+    _append(out, [[file, file, match_no, m.format or None, names[0], names[1], m.length, len(m.games),
+                   m.plays, m.doubles, s0, s1, winner, len(m.errors)]], MATCH_COLUMNS)
+    return 1
+
+
+_ROWS = {"moves": _move_rows, "games": _game_rows, "matches": _match_rows}
+
+
+def _frame(data: dict, cols: Sequence[Column]) -> pd.DataFrame:
+    """Column lists -> DataFrame with the declared dtypes."""
+    out = {}
+    for c in cols:
+        v = data[c.name]
+        if c.dtype == "category":
+            out[c.name] = _text_categories(pd.Categorical(v, categories=c.categories))
+        elif c.dtype[0].isupper() or c.dtype in ("string", "boolean"):
+            out[c.name] = pd.array(v, dtype=c.dtype)
+        else:
+            out[c.name] = np.asarray(v, dtype=c.dtype)
+    return pd.DataFrame(out, columns=[c.name for c in cols])
+
+
+def _text_categories(cat: pd.Categorical) -> pd.Categorical:
+    """Give an all-missing categorical text categories, as a CSV reader does not know better."""
+    if len(cat.categories) == 0:
+        return cat.set_categories(pd.Index([], dtype=object))
+    return cat
+
+
+def _empty(cols: Sequence[Column]) -> dict:
+    return {c.name: [] for c in cols}
+
+
+MatchesLike = Union[Match, str, os.PathLike, Iterable[Union[Match, str, os.PathLike]]]
+
+
+def _iter_matches(matches: MatchesLike) -> Iterator[Match]:
+    from .match import read_matches
+
+    if isinstance(matches, Match):
+        yield matches
+        return
+    if isinstance(matches, (str, os.PathLike)):
+        matches = [matches]
+    for m in matches:
+        if isinstance(m, Match):
+            yield m
+        else:
+            yield from read_matches([m])
+
+
+def to_dataframe(matches: MatchesLike, level: str = "moves", *, columns: Optional[Sequence[str]] = None,
+                 keep_bad_games: bool = False) -> pd.DataFrame:
+    """One row per action (``moves``), game (``games``) or match (``matches``).
+
+    ``matches``: Match objects (e.g. from :func:`~bgtools.match.read_matches`) or paths,
+    folders and globs, read one at a time.  ``columns`` picks and orders columns
+    (see :data:`COLUMNS`).  Games with errors are left out unless ``keep_bad_games``.
+    """
+    cols = columns_for(level, columns)
+    build = _ROWS[level]
+    data = _empty(cols)
+    for i, m in enumerate(_iter_matches(matches), 1):
+        build(m, i, data, keep_bad_games)
+    return _frame(data, cols)
+
+
+def csv_dtypes(level: str = "moves", columns: Optional[Sequence[str]] = None) -> dict:
+    """``dtype=`` mapping for :func:`pandas.read_csv` that restores the exported dtypes."""
+    return {c.name: c.pandas_dtype for c in columns_for(level, columns)}
+
+
+def read_csv(path, level: str = "moves", **kwargs) -> pd.DataFrame:
+    """Read an exported CSV (or .csv.gz) back with the exported dtypes.
+
+    Only the empty field is missing (a player called ``NA`` stays ``"NA"``).
+    """
+    known = {c.name: c.pandas_dtype for c in COLUMNS[level]}
+    header = pd.read_csv(path, nrows=0, **kwargs).columns
+    dtypes = {n: known[n] for n in header if n in known}
+    df = pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values=[""], **kwargs)
+    for name in df.columns:
+        if isinstance(df[name].dtype, pd.CategoricalDtype):
+            df[name] = _text_categories(df[name].array)
+    return df
+
+
+# ----------------------------------------------------------------------------- export
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """Errors in one input file: ``unreadable`` files gave no rows at all."""
+
+    file: str
+    errors: tuple[str, ...]
+    games_left_out: int = 0
+    unreadable: bool = False
+
+    def __str__(self) -> str:
+        if self.unreadable:
+            return f"{self.file}: {self.errors[0] if self.errors else 'cannot read'}"
+        n = len(self.errors)
+        left = f", {self.games_left_out} game(s) left out" if self.games_left_out else ""
+        return f"{self.file}: {n} error(s){left}; first at {self.errors[0]}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportReport:
+    """What :func:`export_files` did."""
+
+    files: int
+    rows: int
+    problems: tuple[FileProblem, ...]
+    output: str
+    format: str
+
+
+def output_format(out: str) -> str:
+    """``csv``, ``csv.gz``, ``jsonl`` or ``parquet`` from an output name (``-`` = CSV on stdout)."""
+    if out == "-":
+        return "csv"
+    low = out.lower()
+    for fmt in ("csv.gz", "csv", "jsonl", "parquet"):
+        if low.endswith("." + fmt):
+            return fmt
+    if low.endswith(".pq"):
+        return "parquet"
+    raise ValueError(f"{out}: cannot tell the format from the suffix; use .csv, .csv.gz, .jsonl or .parquet")
+
+
+def _require_pyarrow():
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise ImportError("writing Parquet needs pyarrow: pip install 'bgtools[parquet]'") from None
+    return pyarrow
+
+
+def _work(task) -> tuple[dict, Optional[FileProblem], int]:
+    """Worker: read one file and build its rows (runs in a pool process when jobs > 1)."""
+    match_no, path, data, level, names, keep_bad = task
+    from .match import read_match
+
+    rows = _empty(columns_for(level, names))
+    try:
+        m = read_match(data if data is not None else Path(path), name=path)
+    except MatchFileError as e:
+        return rows, FileProblem(path, (_where(e.error),), unreadable=True), 0
+    except Exception as e:  # an unexpected parser failure must not stop a batch export
+        return rows, FileProblem(path, (f"unexpected error: {type(e).__name__}: {e}",), unreadable=True), 0
+    n = _ROWS[level](m, match_no, rows, keep_bad)
+    problem = None
+    errs = m.errors
+    if errs:
+        left = 0 if keep_bad else sum(1 for g in m.games if g.errors)
+        problem = FileProblem(path, tuple(_where(e) for e in errs), left, unreadable=not m.games)
+    return rows, problem, n
+
+
+def _where(e) -> str:
+    """A MatchError without its file name: ``line 10, game 1, move 4: message``."""
+    parts = [f"line {e.line}"] if e.line else []
+    if e.game:
+        parts.append(f"game {e.game}")
+    if e.move:
+        parts.append(f"move {e.move}")
+    return (", ".join(parts) + ": " if parts else "") + e.message
+
+
+_WARM = " 1 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
+
+
+class _Sink:
+    """Writes row batches to one output in one format; ``close`` makes the file appear."""
+
+    def __init__(self, out: str, fmt: str):
+        self.out, self.fmt = out, fmt
+        self.tmp: Optional[str] = None
+        self.fh = None
+        self.raw = None
+        self.pq = None
+        self.schema = None
+        if fmt == "parquet":
+            _require_pyarrow()
+        if out == "-":
+            self.fh = sys.stdout
+        else:
+            folder = os.path.dirname(os.path.abspath(out))
+            fd, self.tmp = tempfile.mkstemp(prefix="." + os.path.basename(out) + ".", suffix=".tmp", dir=folder)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.tmp, 0o666 & ~umask)  # mkstemp makes it private; the output should not be
+            self.raw = os.fdopen(fd, "wb")
+            if fmt == "csv.gz":
+                self.fh = io.TextIOWrapper(gzip.GzipFile(filename="", mode="wb", fileobj=self.raw, mtime=0),
+                                           encoding="utf-8", newline="")
+            elif fmt in ("csv", "jsonl"):
+                self.fh = io.TextIOWrapper(self.raw, encoding="utf-8", newline="")
+        self.first = True
+
+    def write(self, df: pd.DataFrame) -> None:
+        if self.fmt in ("csv", "csv.gz"):
+            df.to_csv(self.fh, header=self.first, index=False, lineterminator="\n")
+        elif self.fmt == "jsonl":
+            if len(df):
+                text = df.to_json(orient="records", lines=True, force_ascii=False)
+                self.fh.write(text if text.endswith("\n") else text + "\n")
+        else:
+            self._write_parquet(df)
+        self.first = False
+
+    def _write_parquet(self, df: pd.DataFrame) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(df, preserve_index=False)
+        # one dictionary type for every batch, whatever the categories of this batch
+        for i, name in enumerate(df.columns):
+            if isinstance(df[name].dtype, pd.CategoricalDtype):
+                cat = df[name].array
+                codes = np.asarray(cat.codes, dtype=np.int32)
+                arr = pa.DictionaryArray.from_arrays(
+                    pa.array(codes, mask=codes < 0, type=pa.int32()),
+                    pa.array([str(x) for x in cat.categories], type=pa.string()))
+                table = table.set_column(i, pa.field(name, arr.type), arr)
+        if self.pq is None:
+            self.schema = table.schema
+            self.pq = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
+        self.pq.write_table(table.cast(self.schema))
+
+    def close(self, empty: pd.DataFrame) -> None:
+        """Finish the output (``empty``: the frame to write if nothing was) and move it into place."""
+        if self.first:
+            self.write(empty)
+        if self.pq is not None:
+            self.pq.close()
+        if self.fh is not None:
+            self.fh.flush()
+            if self.fh is not sys.stdout:
+                self.fh.close()
+        if self.raw is not None and not self.raw.closed:
+            self.raw.close()
+        if self.tmp is not None:
+            os.replace(self.tmp, self.out)
+            self.tmp = None
+
+    def abort(self) -> None:
+        """Drop the half-written temporary file."""
+        for h in (self.pq, self.fh if self.fh is not sys.stdout else None, self.raw):
+            try:
+                if h is not None:
+                    h.close()
+            except Exception:
+                pass
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+            self.tmp = None
+
+
+def write_dataframe(df: pd.DataFrame, out: str) -> None:
+    """Write ``df`` to ``out`` as export does (format from the suffix; ``-`` = CSV on stdout), atomically."""
+    sink = _Sink(out, output_format(out))
+    try:
+        sink.write(df)
+        sink.close(df)
+    except BaseException:
+        sink.abort()
+        raise
+
+
+ProgressFactory = Callable[[int], ContextManager[Callable[[], None]]]
+
+
+def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: str = "moves",
+                 columns: Optional[Sequence[str]] = None, jobs: int = 1, keep_bad_games: bool = False,
+                 progress: Optional[ProgressFactory] = None, batch_rows: int = 65536) -> ExportReport:
+    """Export the match files under ``paths`` to ``out`` (format from its suffix; ``-`` = stdout CSV).
+
+    Files are parsed in ``jobs`` worker processes; rows keep the order of the files
+    whatever ``jobs`` is.  Files with errors do not stop the export: their good games
+    are written and the problems returned.  The output appears only when complete.
+    ``progress(total)`` may return a context manager giving a per-file ``advance()``.
+    """
+    from .match import expand_paths
+
+    fmt = output_format(out)
+    cols = columns_for(level, columns)
+    files = list(expand_paths(paths))
+    tasks = []
+    for i, f in enumerate(files, 1):
+        data = sys.stdin.buffer.read() if f == "-" else None
+        tasks.append((i, "<stdin>" if f == "-" else f, data, level, tuple(c.name for c in cols), keep_bad_games))
+    sink = _Sink(out, fmt)
+    problems: list[FileProblem] = []
+    total = 0
+    pool = None
+    try:
+        jobs = max(1, min(jobs, len(tasks)))
+        if jobs > 1:
+            import multiprocessing as mp
+
+            from .match import read_match
+
+            read_match(_WARM)  # load the kernels once, before the workers fork
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+            pool = ctx.Pool(jobs)
+            results = pool.imap(_work, tasks, chunksize=1)
+        else:
+            results = map(_work, tasks)
+        buf, nbuf = _empty(cols), 0
+        with (progress(len(tasks)) if progress else _no_progress()) as advance:
+            for rows, problem, n in results:
+                for c in cols:
+                    buf[c.name].extend(rows[c.name])
+                nbuf += n
+                total += n
+                if problem is not None:
+                    problems.append(problem)
+                if nbuf >= batch_rows:
+                    sink.write(_frame(buf, cols))
+                    buf, nbuf = _empty(cols), 0
+                advance()
+        if nbuf:
+            sink.write(_frame(buf, cols))
+        sink.close(_frame(_empty(cols), cols))
+    except BaseException:
+        sink.abort()
+        raise
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return ExportReport(len(tasks), total, tuple(problems), out, fmt)
+
+
+class _no_progress:
+    def __enter__(self):
+        return lambda: None
+
+    def __exit__(self, *exc):
+        return False
