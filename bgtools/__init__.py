@@ -41,6 +41,7 @@ _LAZY = {
     "Game": "match",
     "read_match": "match",
     "read_matches": "match",
+    "to_dataframe": "export",
     "iter_games": "match",
     "replay": "match",
     "MatchError": "match",

@@ -330,6 +330,85 @@ def convert(
         raise typer.Exit(2)
 
 
+# --------------------------------------------------------------------------- export
+def _rich_progress(total: int):
+    """Context manager giving ``advance()`` for a file progress bar on stderr."""
+    from contextlib import contextmanager
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    @contextmanager
+    def bar():
+        with Progress(console=Console(stderr=True), transient=True) as prog:
+            task = prog.add_task("exporting", total=total)
+            yield lambda: prog.advance(task)
+
+    return bar()
+
+
+@app.command()
+def export(
+    paths: Annotated[List[str], typer.Argument(help="Match files, folders, globs; '-' reads stdin.")],
+    out: Annotated[str, typer.Option("--output", "-o", help="Output: .csv, .csv.gz, .jsonl or .parquet; "
+                                                              "'-' = CSV on stdout.")],
+    level: Annotated[str, typer.Option("--level", help="One row per action (moves), game or match.")] = "moves",
+    columns: Annotated[Optional[List[str]], typer.Option("--columns", help="Comma-separated columns to "
+                                                           "write, in this order (default: all).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parse files in N processes (0 = one per CPU); "
+                                                           "the output is the same for any N.")] = 1,
+    keep_bad_games: Annotated[bool, typer.Option("--keep-bad-games", help="Also write games with errors "
+                                                 "(board columns empty after an illegal move).")] = False,
+) -> None:
+    """Export match files as a table (docs/export.md lists the columns).
+
+    Files with errors do not stop the export: they are listed on stderr, their good
+    games are written, and the exit status is 1.  The output appears only when complete.
+    """
+    import glob
+    import os
+
+    from .export import columns_for, export_files, output_format
+
+    try:
+        fmt = output_format(out)
+        names = [n.strip() for c in columns for n in c.split(",") if n.strip()] if columns else None
+        columns_for(level, names)
+    except ValueError as e:
+        raise fail(str(e))
+    if fmt == "parquet":
+        try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            raise fail("writing Parquet needs pyarrow: pip install 'bgtools[parquet]'")
+    if jobs < 0:
+        raise fail(f"--jobs {jobs}: expected 0 (one per CPU) or more")
+    jobs = jobs or os.cpu_count() or 1
+    for p in paths:
+        if p != "-" and not os.path.exists(p) and not glob.glob(p, recursive=True):
+            raise fail(f"{p}: no such file or folder")
+    if out != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        raise fail(f"{out}: the folder does not exist")
+    from .match import expand_paths
+
+    files = list(expand_paths(paths))
+    if not files:
+        raise fail(f"no match files found in {' '.join(paths)}")
+    progress = _rich_progress if sys.stderr.isatty() and len(files) > 1 else None
+    try:
+        report = export_files(files, out, level=level, columns=names, jobs=jobs,
+                              keep_bad_games=keep_bad_games, progress=progress)
+    except OSError as e:
+        raise fail(f"{out}: cannot write: {e.strerror or e}")
+    for p in report.problems:
+        typer.echo(f"bgtools: error: {p}", err=True)
+    where = "stdout" if out == "-" else out
+    bad = f"; {len(report.problems)} file(s) had errors" if report.problems else ""
+    typer.echo(f"bgtools: {report.rows} rows from {report.files} file(s) written to {where}{bad}", err=True)
+    if report.problems:
+        raise typer.Exit(1)
+
+
 # --------------------------------------------------------------------------- eval / hint / bearoff
 def _batch_items(input: str, nfields: int, what: str):
     """(lineno, fields) for each non-blank, non-comment line of an --input file."""
