@@ -49,6 +49,15 @@ _LAZY = {
     "NeuralEvaluator": "nn",
     "load_default_network": "nn",
     "PubevalPlayer": "pubeval",
+    "rollout": "rollout",
+    "RolloutSettings": "rollout",
+    "RolloutResult": "rollout",
+    "load_met": "met",
+    "MatchEquityTable": "met",
+    "cube_decision": "cube",
+    "cubeful_equity": "cube",
+    "CubeDecision": "cube",
+    "CubeInfo": "cube",
 }
 
 __all__ = [

@@ -513,6 +513,159 @@ def hint(
         raise typer.Exit(2)
 
 
+# --------------------------------------------------------------------------- rollout
+@app.command()
+def rollout(
+    ids: Annotated[Optional[List[str]], typer.Argument(help="Position IDs, POSITIONID:MATCHID, or XGIDs.")] = None,
+    input: Annotated[Optional[str], typer.Option("--input", "-i", help="File of IDs, one a line, or a CSV with an id column ('-' = stdin).")] = None,
+    trials: Annotated[int, typer.Option("--trials", "-n", help="Games per position.")] = 1296,
+    seed: Annotated[int, typer.Option("--seed", help="Dice seed: same seed, same dice, same results.")] = 1,
+    ply: Annotated[int, typer.Option("--ply", "-p", help="Checker play: 0 or 1 ply.")] = 0,
+    cubeful: Annotated[bool, typer.Option("--cubeful/--cubeless", help="Play with the cube (money or the match score).")] = False,
+    truncate: Annotated[int, typer.Option("--truncate", help="Stop after N half-moves and evaluate (0 = play to the end).")] = 0,
+    vr: Annotated[bool, typer.Option("--vr/--no-vr", help="Variance reduction.")] = False,
+    bearoff: Annotated[bool, typer.Option("--bearoff-truncation/--no-bearoff-truncation", help="Stop where the two-sided bear-off database is exact.")] = True,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", help="Local worker processes (default: all cores).")] = None,
+    dask: Annotated[Optional[str], typer.Option("--dask", help="Address of a dask.distributed scheduler to send the work to.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Append one record per position (.csv, else JSON lines).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Skip positions already in --output with the same settings.")] = False,
+    weights: Annotated[Optional[str], typer.Option("--weights", help="Network weights (.npz) instead of the shipped net.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines on stdout.")] = False,
+) -> None:
+    """Roll out positions: probabilities, cubeless/cubeful equity and match winning chances, with standard errors."""
+    import os
+    import time
+
+    from .matchstate import parse_any_id
+    from .position import PositionError
+
+    if not ids and input is None:
+        raise fail("give IDs, or --input FILE")
+    if resume and output is None:
+        raise fail("--resume needs --output")
+    if workers is not None and workers < 1:
+        raise fail(f"--workers {workers}: use 1 or more")
+    if dask is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise fail("--dask needs dask.distributed: pip install 'bgtools[dask]'")
+    from .rollout import Job, OutputFile, RolloutError, RolloutSettings, read_id_file, rollout_many
+
+    try:
+        settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
+                                   variance_reduction=vr, bearoff_truncation=bearoff)
+    except RolloutError as e:
+        raise fail(str(e))
+    items: list[tuple[str, str]] = []
+    if input is not None:
+        if input != "-" and not Path(input).is_file():
+            raise fail(f"{input}: no such file")
+        try:
+            items += [(f"line {n}: ", t) for n, t in read_id_file(input)]
+        except (RolloutError, UnicodeDecodeError, OSError) as e:
+            raise fail(str(e))
+    items += [("", t) for t in ids or []]
+    jobs, labels = [], []
+    for where, text in items:
+        try:
+            pos, ms = parse_any_id(text)
+            jobs.append(Job.make(pos, ms))
+        except (PositionError, RolloutError, ValueError) as e:
+            raise fail(f"{where}{text}: {e}")
+        labels.append(text)
+    if weights is not None:
+        from .nn import Weights
+
+        try:
+            net = Weights.load(weights)
+        except (OSError, ValueError, KeyError) as e:
+            raise fail(f"{weights}: not a bgtools weights file ({e})")
+    else:
+        from .nn import load_default_network
+
+        default = load_default_network()
+        if default is None:
+            raise fail("no shipped network: pass --weights FILE")
+        net = default.weights
+    evaluator = str(net.meta.get("version", "nn"))
+    out = None
+    if output is not None:
+        try:
+            out = OutputFile(output, resume)
+        except (RolloutError, OSError, UnicodeDecodeError) as e:
+            raise fail(f"{output}: {e}" if not str(e).startswith(output) else str(e))
+    todo = list(range(len(jobs)))
+    if out is not None and out.done:
+        have: dict = {}
+        for k in out.done:
+            have[k] = have.get(k, 0) + 1
+        todo = []
+        for i, lab in enumerate(labels):
+            k = out.key(lab, settings, evaluator)
+            if have.get(k, 0) > 0:
+                have[k] -= 1
+            else:
+                todo.append(i)
+    n_workers = workers or os.cpu_count() or 1
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    progress = Progress(TextColumn("rollout"), BarColumn(), TextColumn("{task.fields[pos]} positions"),
+                        TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(), console=console,
+                        disable=not console.is_terminal, transient=False)
+    total_games = len(todo) * trials
+    t0 = time.perf_counter()
+    state = {"games": 0, "pos": 0}
+    task = progress.add_task("rollout", total=total_games, pos=f"0/{len(todo)}", rate="-")
+
+    def on_chunk(j: int, n: int) -> None:
+        state["games"] += n
+        dt = time.perf_counter() - t0
+        progress.update(task, advance=n, rate=f"{state['games'] / dt:,.0f}" if dt > 0 else "-")
+
+    try:
+        with progress:
+            results = rollout_many([jobs[i] for i in todo], settings, net, workers=n_workers, dask=dask,
+                                   on_chunk=on_chunk)
+            for i, res in zip(todo, results):
+                rec = res.record(evaluator)
+                state["pos"] += 1
+                progress.update(task, pos=f"{state['pos']}/{len(todo)}")
+                if out is not None:
+                    out.write(labels[i], rec)
+                elif as_json or len(jobs) > 1:
+                    typer.echo(json.dumps({"id": labels[i], **rec}))
+                else:
+                    _print_rollout(labels[i], res, evaluator)
+    except RolloutError as e:
+        raise fail(str(e))
+    except OSError as e:
+        raise fail(f"{dask or 'rollout'}: {e}")
+    finally:
+        if out is not None:
+            out.close()
+
+
+def _print_rollout(label: str, r, evaluator: str) -> None:
+    s = r.settings
+    w, wg, wbg, lg, lbg = r.probs
+    se = r.probs_se
+    typer.echo(f"{label}  {r.trials} trials, {s.ply}-ply, seed {s.seed}{', VR' if s.variance_reduction else ''}"
+               f"{f', truncated at {s.truncate}' if s.truncate else ''}  ({evaluator})")
+    typer.echo(f"  win  {w:.4f} ±{se[0]:.4f}  gammon {wg:.4f} ±{se[1]:.4f}  backgammon {wbg:.4f} ±{se[2]:.4f}")
+    typer.echo(f"  lose {1 - w:.4f} ±{se[0]:.4f}  gammon {lg:.4f} ±{se[3]:.4f}  backgammon {lbg:.4f} ±{se[4]:.4f}")
+    typer.echo(f"  cubeless equity {r.equity:+.4f} ±{r.equity_se:.4f}")
+    if r.mwc is not None:
+        typer.echo(f"  cubeless MWC    {100 * r.mwc:.2f}% ±{100 * r.mwc_se:.2f}")
+    if r.cubeful_equity is not None:
+        typer.echo(f"  cubeful equity  {r.cubeful_equity:+.4f} ±{r.cubeful_equity_se:.4f}")
+    if r.mwc_cubeful is not None:
+        typer.echo(f"  cubeful MWC     {100 * r.mwc_cubeful:.2f}% ±{100 * r.mwc_cubeful_se:.2f}")
+
+
 bearoff_app = typer.Typer(help="Bear-off databases.", no_args_is_help=True)
 app.add_typer(bearoff_app, name="bearoff")
 
