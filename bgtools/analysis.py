@@ -116,6 +116,7 @@ class Candidate:
     equity: float
     mwc: Optional[float]
     ply: int
+    steps: tuple = ()  #: the play's checker steps (mover's numbering)
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,7 +487,8 @@ class _Analyser:
         if played not in shown:
             shown.append(played)
         cands = tuple(Candidate(plays[i].notation(), tuple(float(v) for v in probs[i]), float(norm[i]),
-                                None if raw is None else float(raw[i]), int(depth[i])) for i in shown)
+                                None if raw is None else float(raw[i]), int(depth[i]),
+                                tuple(plays[i].steps)) for i in shown)
         return cands, shown.index(played), len(plays)
 
 
@@ -681,3 +683,162 @@ def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, lengt
     return PlayerSummary(p, name, len(moves), sum(d.equity_loss for d in moves), len(cubes),
                          sum(d.equity_loss for d in cubes), checker_errors, cube_errors, by_phase, luck, luck_points,
                          luck_mwc, result, adjusted, mwc_loss)
+
+
+# ----------------------------------------------------------------------------- gnubg SGF output
+#: node properties that carry gnubg analysis; replaced when a match is annotated
+SGF_ANALYSIS_KEYS = ("A", "DA", "LU", "MR", "BM", "DO", "IT", "TE", "BC", "DC", "GB", "GW", "GS")
+
+
+def _sgf_eval(probs, value: float, ply: int) -> str:
+    return " ".join(f"{x:.6f}" for x in probs) + f" {value:.6f}"
+
+
+def annotated_match(match, analysis: MatchAnalysis):
+    """A copy of ``match`` whose per-action SGF notes carry the analysis as gnubg's properties
+    (``A`` candidate plays, ``DA`` cube decision, ``LU`` luck, ``BM``/``DO`` skill marks,
+    ``BC``/``DC`` on a roll whose cube action before it was wrong, ``GW``/``GB`` luck marks);
+    write it with :func:`bgtools.sgf.format_sgf`."""
+    from dataclasses import replace
+
+    from .evaluation import equity
+    from .sgf import _letter
+
+    by_game: dict[int, list[Decision]] = {}
+    for d in analysis.decisions:
+        by_game.setdefault(d.game, []).append(d)
+    games = []
+    for gi, g in enumerate(match.games):
+        if len(g.notes) == len(g.actions):
+            notes = [{k: v for k, v in n.items() if k not in SGF_ANALYSIS_KEYS} for n in g.notes]
+        else:
+            notes = [{} for _ in g.actions]
+        for d in by_game.get(gi + 1, []):
+            n = notes[d.action_index]
+            mark = {"very bad": ("BM", "2"), "bad": ("BM", "1"), "doubtful": ("DO", "")}.get(d.error_class)
+            if d.kind == "checker":
+                if d.candidates:
+                    vals = [str(d.played_index)]
+                    for c in d.candidates:
+                        letters = "".join(_letter(a, d.player) + _letter(b, d.player) for a, b in c.steps)
+                        vals.append(f"{letters} E ver 3 {_sgf_eval(c.probs, c.equity, c.ply)} {c.ply}C 0 1 0.000000 1")
+                    n["A"] = vals
+                    if mark:
+                        n[mark[0]] = [mark[1]]
+                if d.luck is not None:
+                    n["LU"] = [f"{d.luck:.5f}"]
+                    lc = d.luck_class
+                    if lc != "none":
+                        lucky_side = d.player if lc in ("lucky", "very lucky") else 1 - d.player
+                        n["GW" if lucky_side == 0 else "GB"] = ["2" if lc.startswith("very") else "1"]
+            elif d.cube is not None:
+                c = d.cube
+                p = c.probs
+                ce = float(equity(np.array(p)))
+                nd, dt = (c.mwc[0], c.mwc[1]) if c.mwc is not None else (c.nd, c.dt)
+                n["DA"] = [f"E ver 3 {c.ply}C 1 0.000000 1 {_sgf_eval(p, ce, c.ply)} {nd:.6f} "
+                           f"{_sgf_eval(p, ce, c.ply)} {dt:.6f}"]
+                if mark:
+                    if d.played == "no double":
+                        n["BC" if mark[0] == "BM" else "DC"] = [mark[1]]
+                    else:
+                        n[mark[0]] = [mark[1]]
+        games.append(replace(g, notes=tuple(notes)))
+    return replace(match, games=tuple(games))
+
+
+# ----------------------------------------------------------------------------- files in, files out
+OUTPUT_FORMATS = ("json", "jsonl", "csv", "parquet", "sgf", "html")
+_SUFFIX = {"json": ".analysis.json", "jsonl": ".analysis.jsonl", "csv": ".analysis.csv",
+           "parquet": ".analysis.parquet", "sgf": ".analysed.sgf", "html": ".report.html"}
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What :func:`annotate_file` did: JSON lines (when asked), files written, problems."""
+
+    path: str
+    lines: tuple[str, ...] = ()
+    written: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    summary: tuple[dict, ...] = ()
+    actions: int = 0
+
+
+def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
+    """Output file per format for the match file ``path``."""
+    import os
+
+    base = stem or os.path.basename(path)
+    for ext in (".gz", ".sgf", ".mat", ".txt", ".json", ".oldmoves"):
+        if base.lower().endswith(ext) and len(base) > len(ext):
+            base = base[: -len(ext)]
+    return {f: os.path.join(outdir, base + _SUFFIX[f]) for f in formats}
+
+
+def match_json(match, analysis: MatchAnalysis) -> str:
+    """The match model (``bgtools.matchjson``) with the analysis under ``"analysis"``."""
+    from .matchjson import to_json_dict
+
+    d = to_json_dict(match)
+    d["analysis"] = analysis.to_dict()
+    return json.dumps(d, ensure_ascii=False, indent=1) + "\n"
+
+
+def write_outputs(match, analysis: MatchAnalysis, paths: dict[str, str]) -> list[str]:
+    """Write the analysis in each format of ``paths`` (atomically); returns the paths written."""
+    import os
+    import tempfile
+
+    from .matchjson import atomic_write
+
+    done = []
+    for fmt, out in paths.items():
+        if fmt == "json":
+            atomic_write(out, match_json(match, analysis))
+        elif fmt == "jsonl":
+            atomic_write(out, "".join(line + "\n" for line in analysis.json_lines()))
+        elif fmt == "csv":
+            atomic_write(out, analysis.to_dataframe().to_csv(index=False))
+        elif fmt == "parquet":
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(out)) or ".", suffix=".tmp")
+            os.close(fd)
+            try:
+                analysis.to_dataframe().to_parquet(tmp, index=False)
+                os.replace(tmp, out)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        elif fmt == "sgf":
+            from .sgf import format_sgf
+
+            atomic_write(out, format_sgf(annotated_match(match, analysis)))
+        elif fmt == "html":
+            from .report import html_report
+
+            atomic_write(out, html_report(match, analysis))
+        done.append(out)
+    return done
+
+
+def annotate_file(task) -> FileResult:
+    """Analyse one file (a picklable task tuple for worker processes):
+    ``(path, outputs: dict format->path, settings, use_cache, want_lines, all_rows)``."""
+    from .match import MatchFileError, read_match
+
+    path, outputs, settings, use_cache, want_lines, all_rows = task
+    try:
+        m = read_match(path)
+    except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
+        return FileResult(path, problems=(f"{path}: {e}",))
+    problems = [str(e) for e in m.errors]
+    try:
+        a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
+    except ValueError as e:
+        return FileResult(path, problems=(f"{path}: {e}",))
+    if a.skipped_games:
+        problems.append(f"{path}: games {', '.join(map(str, a.skipped_games))} not analysed (errors in the record)")
+    written = write_outputs(m, a, outputs) if outputs else []
+    lines = tuple(a.json_lines(all_rows)) if want_lines else ()
+    return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
+                      tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games))
