@@ -152,15 +152,9 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
         src[0] = 24
         child[0] = 0
         while level >= 0:
+            leaf = False
             if level == ndice:
-                # a full play
-                if best < ndice:
-                    best = ndice
-                    n = 0
-                    gen += 1
-                n = _record(me, opp, k1, k2 | (hm << np.uint64(36)), level, st_from, st_to, keys, table,
-                            stamp, gen, out_boards, out_steps, out_nsteps, n)
-                level -= 1
+                leaf = True  # a full play
             else:
                 d = dice[level]
                 s = src[level]
@@ -222,15 +216,36 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                     src[level] = s if doubles else 24
                     child[level] = 0
                     continue
-                # no further move at this level
-                if not child[level] and level > 0 and level >= best:
-                    if level > best:
-                        best = level
-                        n = 0
-                        gen += 1
-                    n = _record(me, opp, k1, k2 | (hm << np.uint64(36)), level, st_from, st_to, keys, table,
-                                stamp, gen, out_boards, out_steps, out_nsteps, n)
-                level -= 1
+                # no further move at this level: a leaf if nothing could follow its last move
+                leaf = not child[level] and level > 0 and level >= best
+            if leaf:
+                if level > best:
+                    best = level
+                    n = 0
+                    gen += 1
+                # store the play unless its resulting position is stored already
+                # (written out here rather than called: this is the hot spot)
+                kk2 = k2 | (hm << np.uint64(36))
+                h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (kk2 * np.uint64(0xC2B2AE3D27D4EB4F))
+                slot = np.int64((h >> np.uint64(40)) & np.uint64(_TABLE - 1))
+                fresh = True
+                while stamp[slot] == gen:
+                    j = table[slot]
+                    if keys[j, 0] == k1 and keys[j, 1] == kk2:
+                        fresh = False
+                        break
+                    slot = (slot + 1) & (_TABLE - 1)
+                if fresh and n < MAX_PLAYS:
+                    stamp[slot] = gen
+                    table[slot] = n
+                    keys[n, 0] = k1
+                    keys[n, 1] = kk2
+                    for i in range(level):
+                        out_steps[n, i, 0] = st_from[i]
+                        out_steps[n, i, 1] = st_to[i]
+                    out_nsteps[n] = level
+                    n += 1
+            level -= 1
             if level >= 0:
                 # undo the move made at this level
                 s = st_from[level]
