@@ -347,26 +347,26 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
     Play, _scratch, AmbiguousMoveError, parse_play = _MG
     d1, d2 = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
     sc = _scratch()
-    n = sc.run(position.to_array(), d1, d2)
     empty = (steps is not None and len(steps) == 0) or (steps is None and not (text or "").strip())
     if empty:
-        return None, n
+        return None, sc.run(position.to_array(), d1, d2)
     if steps is not None:
         target = _target_from_steps(position, steps)
     else:
         target = _target_from_text(position, text)
+    n, first, count = sc.find(position.to_array(), d1, d2, np.array(target, dtype=np.int8))
     if n == 0:
         from .notation import IllegalMoveError
 
         raise IllegalMoveError(f"no play is legal with {d1}{d2}, but {text or steps!r} is written")
-    tgt = np.asarray(target, dtype=np.int8)
-    idx = np.nonzero((sc.boards[:n, 1, :] == tgt).all(axis=1))[0]
-    if len(idx) == 0:
+    if count == 0:
         from .notation import IllegalMoveError
 
         shown = text if text is not None else " ".join(f"{a}/{b}" for a, b in steps)
         raise IllegalMoveError(f"{shown.strip()!r} is not a legal play for {dice[0]}{dice[1]}")
-    if len(idx) > 1:
+    idx = [first]
+    if count > 1:
+        idx = [i for i in range(n) if sc.boards[i, 1, :].tolist() == target]
         if steps is not None:
             # exact steps: pick the play whose hits follow from the steps in order
             after, hits = apply_steps(position, steps)
@@ -380,7 +380,7 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
             return parse_play(position, (d1, d2), text), n
     i = int(idx[0])
     k = int(sc.nsteps[i])
-    st = tuple((int(sc.steps[i, j, 0]) + 1, int(sc.steps[i, j, 1]) + 1) for j in range(k))
+    st = tuple((a + 1, b + 1) for a, b in sc.steps[i, :k].tolist())
     opp_after = tuple(sc.boards[i, 0].tolist())
     me_after = tuple(sc.boards[i, 1].tolist())
     opp_before = position.opponent

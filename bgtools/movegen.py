@@ -330,6 +330,28 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
     return n, gen
 
 
+@nb.njit(cache=True)
+def _find(board, d1, d2, target, keys, table, stamp, gen, out_boards, out_steps, out_nsteps):
+    """Generate the plays and look for those leaving the mover's side equal to ``target``.
+
+    Returns ``(n plays, gen, index of the first match or -1, number of matches)``.
+    """
+    n, gen = _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nsteps)
+    first = -1
+    count = 0
+    for i in range(n):
+        same = True
+        for k in range(25):
+            if out_boards[i, 1, k] != target[k]:
+                same = False
+                break
+        if same:
+            if first < 0:
+                first = i
+            count += 1
+    return n, gen, first, count
+
+
 class MoveScratch:
     """Re-usable work arrays for the kernel (one per thread)."""
 
@@ -347,6 +369,16 @@ class MoveScratch:
         n, self.gen = _gen(board, d1, d2, self.keys, self.table, self.stamp, self.gen,
                            self.boards, self.steps, self.nsteps)
         return n
+
+    def find(self, board: np.ndarray, d1: int, d2: int, target: np.ndarray) -> tuple[int, int, int]:
+        """Like :meth:`run`, and find the plays whose mover's side equals ``target`` (int8[25]).
+
+        Returns (number of plays, index of the first match or -1, number of matches).
+        """
+        self.gen += 1
+        n, self.gen, first, count = _find(board, d1, d2, target, self.keys, self.table, self.stamp,
+                                          self.gen, self.boards, self.steps, self.nsteps)
+        return n, first, count
 
 
 def generate_kernel(board: np.ndarray, d1: int, d2: int):
