@@ -720,6 +720,140 @@ def board(
     atomic_write(output, svg)
 
 
+# --------------------------------------------------------------------------- annotate / report
+@app.command()
+def annotate(
+    paths: Annotated[List[str], typer.Argument(help="Match files, folders or globs.")],
+    json_lines: Annotated[bool, typer.Option("--json", help="Write one JSON line per decision to stdout.")] = False,
+    outdir: Annotated[Optional[str], typer.Option("--output", "-o", help="Folder for the analysis files.")] = None,
+    formats: Annotated[str, typer.Option("--format", "-f", help="With -o, comma-separated: json (match + "
+                                         "analysis), jsonl, csv, parquet, sgf (gnubg properties), html.")] = "json",
+    ply: Annotated[int, typer.Option("--ply", help="Search depth 0-3 (2 = gnubg's default analysis).")] = 2,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Analyse files in N processes (0 = one per CPU).")] = 1,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or fill the evaluation cache.")] = False,
+    all_rows: Annotated[bool, typer.Option("--all", help="JSON lines also for forced plays and clear cube "
+                                           "positions.")] = False,
+) -> None:
+    """Analyse matches like gnubg's "analyse match": checker and cube errors, luck, ratings (docs/analysis.md).
+
+    Without --json or -o, prints a summary per player.  Files with errors are reported on
+    stderr (their good games are analysed) and the exit status is 1.
+    """
+    import glob
+    import os
+
+    from .analysis import OUTPUT_FORMATS, AnalysisSettings, annotate_file, output_paths
+
+    _check_ply(ply)
+    fmts = [f.strip().lower() for f in formats.split(",") if f.strip()]
+    for f in fmts:
+        if f not in OUTPUT_FORMATS:
+            raise fail(f"--format {f}: use {', '.join(OUTPUT_FORMATS)}")
+    if "parquet" in fmts and outdir:
+        try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            raise fail("writing Parquet needs pyarrow: pip install pyarrow")
+    if jobs < 0:
+        raise fail(f"--jobs {jobs}: expected 0 (one per CPU) or more")
+    jobs = jobs or os.cpu_count() or 1
+    for p in paths:
+        if not os.path.exists(p) and not glob.glob(p, recursive=True):
+            raise fail(f"{p}: no such file or folder")
+    from .match import expand_paths
+
+    files = list(expand_paths(paths))
+    if not files:
+        raise fail(f"no match files found in {' '.join(paths)}")
+    if outdir:
+        try:
+            os.makedirs(outdir, exist_ok=True)
+        except OSError as e:
+            raise fail(f"{outdir}: cannot create the folder: {e.strerror or e}")
+    settings = AnalysisSettings(ply=ply)
+    tasks, seen = [], {}
+    for f in files:
+        outs = {}
+        if outdir:
+            outs = output_paths(f, outdir, fmts)
+            key = tuple(outs.values())
+            if key in seen:
+                seen[key] += 1
+                stem = os.path.basename(next(iter(outs.values()))).split(".")[0] + f"-{seen[key]}"
+                outs = output_paths(f, outdir, fmts, stem=stem)
+            else:
+                seen[key] = 1
+        tasks.append((f, outs, settings, not no_cache, json_lines, all_rows))
+    progress = _rich_progress(len(tasks)) if sys.stderr.isatty() else None
+    results = []
+    problems = 0
+
+    def handle(res) -> None:
+        nonlocal problems
+        for line in res.lines:
+            typer.echo(line)
+        for prob in res.problems:
+            problems += 1
+            typer.echo(f"bgtools: error: {prob}", err=True)
+        results.append(res)
+
+    from contextlib import nullcontext
+
+    with (progress or nullcontext(lambda: None)) as advance:
+        if jobs == 1 or len(tasks) == 1:
+            for t in tasks:
+                handle(annotate_file(t))
+                advance()
+        else:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+                for res in pool.map(annotate_file, tasks):
+                    handle(res)
+                    advance()
+    if not json_lines and not outdir:
+        for res in results:
+            for s in res.summary:
+                typer.echo(f"{res.path}: {s['name']}: {s['unforced_moves']} unforced moves, error rate "
+                           f"{1000 * s['checker_error_rate']:.1f}, {s['cube_decisions']} cube decisions, "
+                           f"error rate {1000 * s['cube_error_rate']:.1f}; overall {1000 * s['error_rate']:.1f} "
+                           f"({s['rating']}), PR {s['pr']:.1f}; luck {s['luck']:+.3f}; errors "
+                           f"{s['checker_errors']['doubtful']}/{s['checker_errors']['bad']}/"
+                           f"{s['checker_errors']['very bad']} (doubtful/bad/very bad)")
+    if outdir:
+        n = sum(len(r.written) for r in results)
+        typer.echo(f"bgtools: {n} file(s) written to {outdir}", err=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def report(
+    match_file: Annotated[str, typer.Argument(help="A match file (.mat, .sgf, .txt, .json).")],
+    out: Annotated[str, typer.Option("--output", "-o", help="The HTML file to write.")],
+    ply: Annotated[int, typer.Option("--ply", help="Search depth 0-3.")] = 2,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the evaluation cache.")] = False,
+) -> None:
+    """One self-contained HTML page: summary, equity chart and a board diagram for each error."""
+    import os
+
+    from .analysis import AnalysisSettings, annotate_file
+
+    _check_ply(ply)
+    if not os.path.isfile(match_file):
+        raise fail(f"{match_file}: no such file")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        raise fail(f"{out}: the folder does not exist")
+    res = annotate_file((match_file, {"html": out}, AnalysisSettings(ply=ply), not no_cache, False, False))
+    for prob in res.problems:
+        typer.echo(f"bgtools: error: {prob}", err=True)
+    if not res.written:
+        raise typer.Exit(2)
+    typer.echo(f"bgtools: report written to {out}", err=True)
+    if res.problems:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     """Entry point of the ``bgtools`` script."""
     app()
