@@ -1,0 +1,149 @@
+"""Rollout engine: dice, merging, exactness against the bear-off database, determinism."""
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from bgtools import bearoff as bo
+from bgtools.matchstate import MatchState
+from bgtools.nn import load_default_network
+from bgtools.position import Position
+from bgtools.rollout import (CHUNK, Job, Partial, RolloutError, RolloutSettings, roll_dice, rollout, rollout_many,
+                             run_chunk)
+
+W = load_default_network().weights
+
+
+def test_dice_stratified_first_two_rolls():
+    seed = 7
+    first = [roll_dice(seed, i, 2) for i in range(2 * 1296)]
+    for block in range(2):
+        rows = first[block * 1296:(block + 1) * 1296]
+        # every 36 trials: each of the 36 ordered outcomes (as unordered rolls: 1 or 2 times)
+        for s in range(0, 1296, 36):
+            c = Counter(r[0] for r in rows[s:s + 36])
+            assert len(c) == 21 and all(v == (1 if a == b else 2) for (a, b), v in c.items())
+        pairs = Counter((r[0], r[1]) for r in rows)
+        assert len(pairs) == 21 * 21
+        assert sum(pairs.values()) == 1296
+    # a different block draws different permutations; a different seed different dice
+    assert first[:36] != first[1296:1296 + 36]
+    assert [roll_dice(8, i, 3) for i in range(36)] != [roll_dice(7, i, 3) for i in range(36)]
+    # later rolls look uniform
+    later = Counter(roll_dice(seed, i, 6)[5] for i in range(3600))
+    assert len(later) == 21 and later[(6, 6)] < later[(6, 5)]
+
+
+def test_dice_depend_only_on_seed_and_trial():
+    assert roll_dice(3, 1000, 10) == roll_dice(3, 1000, 10)
+    assert roll_dice(3, 1000, 10) != roll_dice(3, 1001, 10)
+
+
+def test_partial_merge_is_exact_sums():
+    job = Job.make(Position.initial())
+    s = RolloutSettings(trials=10, truncate=4)
+    a = run_chunk(job, s, 0, 4, W)
+    b = run_chunk(job, s, 4, 6, W)
+    whole = run_chunk(job, s, 0, 10, W)
+    m = a.merge(b)
+    assert m.n == 10
+    np.testing.assert_allclose(m.sums, whole.sums, rtol=1e-12)
+    np.testing.assert_allclose(m.sumsq, whole.sumsq, rtol=1e-12)
+    assert Partial.empty().merge(m).n == 10
+
+
+def _two_sided_positions(n, seed=5):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        sides = []
+        for _ in range(2):
+            k = int(rng.integers(1, 7))
+            side = [0] * 25
+            for pt in rng.integers(0, 6, size=k):
+                side[int(pt)] += 1
+            sides.append(side)
+        out.append(Position.from_sides(sides[0], sides[1]))
+    return out
+
+
+def test_exact_bearoff_rollouts_converge():
+    """100 two-sided database positions rolled out to the end (no database truncation):
+    |rollout - exact| < 3 standard errors for at least 97 of them."""
+    db = bo.load_databases()
+    positions = _two_sided_positions(100)
+    s = RolloutSettings(trials=1296, seed=11, bearoff_truncation=False)
+    results = list(rollout_many([Job.make(p) for p in positions], s, W))
+    ok = 0
+    for p, r in zip(positions, results):
+        exact = float(bo.ts_lookup(db.ts, p.to_array().astype(np.int8))[0])
+        d = abs(r.probs[0] - exact)
+        ok += d < 3 * r.probs_se[0] or d < 1e-9
+        assert r.probs[1] == 0.0 and r.probs[3] == 0.0  # no gammons with 6 checkers or fewer
+    assert ok >= 97
+
+
+def test_variance_reduction_with_exact_values_is_exact():
+    """With exact values for every position, luck removes all the noise."""
+    db = bo.load_databases()
+    for p in _two_sided_positions(5, seed=9):
+        r = rollout(p, settings=RolloutSettings(trials=36, variance_reduction=True, bearoff_truncation=False),
+                    weights=W)
+        exact = float(bo.ts_lookup(db.ts, p.to_array().astype(np.int8))[0])
+        assert r.probs[0] == pytest.approx(exact, abs=1e-4)
+        assert r.probs_se[0] < 1e-4
+
+
+def test_bearoff_truncation_and_cubeful_money_is_exact_at_the_root():
+    db = bo.load_databases()
+    p = _two_sided_positions(1, seed=3)[0]
+    r = rollout(p, settings=RolloutSettings(trials=4, cubeful=True), weights=W)
+    v = bo.ts_lookup(db.ts, p.to_array().astype(np.int8))
+    assert r.probs[0] == pytest.approx(v[0]) and r.cubeful_equity == pytest.approx(v[2])
+    assert r.probs_se[0] == 0.0
+
+
+def test_results_independent_of_workers():
+    jobs = [Job.make(Position.initial()), Job.make(Position.from_id("cGfwQEK7AAAAAA"))]
+    s = RolloutSettings(trials=CHUNK + 20, truncate=6, seed=4)
+    one = list(rollout_many(jobs, s, W, workers=1))
+    two = list(rollout_many(jobs, s, W, workers=2))
+    assert [r.record("x") for r in one] == [r.record("x") for r in two]
+    assert one[0] != one[1]
+
+
+def test_match_and_cubeful_outputs():
+    ms = MatchState(match_length=5, score=(1, 2), player_on_roll=1)
+    r = rollout(Position.initial(), ms, RolloutSettings(trials=72, cubeful=True, truncate=8, variance_reduction=True),
+                weights=W)
+    assert 0.0 < r.mwc < 1.0 and 0.0 < r.mwc_cubeful < 1.0
+    assert r.mwc_se < 0.05 and r.cubeful_equity is not None
+    rec = r.record("x")
+    assert {"probs", "equity", "equity_se", "mwc", "mwc_cubeful", "cubeful_equity"} <= set(rec)
+    money = rollout(Position.initial(), None, RolloutSettings(trials=36, cubeful=True, truncate=4), weights=W)
+    assert money.mwc is None and money.cubeful_equity is not None
+
+
+def test_one_ply_rollout_runs():
+    r = rollout(Position.initial(), None, RolloutSettings(trials=4, ply=1, truncate=2), weights=W)
+    assert r.trials == 4 and 0 < r.probs[0] < 1
+
+
+def test_bad_settings_and_positions():
+    with pytest.raises(RolloutError):
+        RolloutSettings(trials=0)
+    with pytest.raises(RolloutError):
+        RolloutSettings(ply=3)
+    over = Position.from_sides([0] * 25, [1] + [0] * 24)
+    with pytest.raises(RolloutError):
+        Job.make(over)
+    with pytest.raises(RolloutError):
+        Job.make(Position.initial(), MatchState(match_length=31, score=(0, 0)))
+
+
+def test_record_is_json():
+    r = rollout(Position.initial(), None, RolloutSettings(trials=3, truncate=2), weights=W)
+    rec = json.loads(json.dumps(r.record("net")))
+    assert rec["trials"] == 3 and len(rec["probs"]) == 5 and rec["evaluator"] == "net"
