@@ -451,6 +451,23 @@ class _Analyser:
         luck = float(norm[r] - w @ norm)
         return luck, (None if raw is None else float(raw[r] - w @ raw))
 
+    def after_play(self, position, play, c: _Ctx, player: int) -> tuple[float, Optional[float]]:
+        """Player 0's game winning chance (and MWC) after a forced play (None: a dance)."""
+        from .evaluation import invert_probs
+
+        if play is not None:
+            board = play.after.to_array()
+        else:
+            b = position.to_array()
+            board = np.stack([b[1], b[0]])
+        probs = invert_probs(self.eval_boards(board[None], self.s.ply))
+        _, raw = self.after_values(probs, board[None], c)
+        w = float(probs[0, 0])
+        m = None if raw is None else float(raw[0])
+        if player == 1:
+            w, m = 1.0 - w, (None if m is None else 1.0 - m)
+        return w, m
+
     # -- checker play -----------------------------------------------------------------
     def checker(self, position, dice, play, c: _Ctx):
         from .evaluation import equity, invert_probs
@@ -580,10 +597,12 @@ def analyse_match(match, ply: int = 2, evaluator=None, *, settings: Optional[Ana
                             steps=tuple(st.play.steps), **lk))
                     else:
                         text = st.play.notation() if st.play is not None else ""
+                        pw, mw = an.after_play(pos, st.play, c, pl)
                         decisions.append(Decision(
                             **base, kind="checker", dice=dtext, played=text, best=text, equity_loss=0.0,
                             error_class="none", forced=True, counted=False, legal_plays=st.legal_plays,
-                            steps=tuple(st.play.steps) if st.play is not None else (), **lk))
+                            steps=tuple(st.play.steps) if st.play is not None else (), win_after=pw,
+                            mwc_after=mw, **lk))
                 elif isinstance(a, Double):
                     turn += 1
                     opened_by = pl
