@@ -37,7 +37,11 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional, Sequence
 
+import numba as nb
 import numpy as np
+
+from .cube import UNAVAILABLE, cube_values, cube_x
+from .met import mwc_after
 
 __all__ = [
     "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
@@ -325,6 +329,34 @@ class MatchAnalysis:
 
 
 # ----------------------------------------------------------------------------- the analyser
+@nb.njit(cache=True)
+def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post):
+    """Mover's cubeful value (points, or MWC) of positions after his play: the opponent, on
+    roll in ``boards``, takes his best cube action (cube ``owner`` seen from him)."""
+    n = probs.shape[0]
+    raw = np.empty(n)
+    po = np.empty(5)
+    out = np.empty(4)
+    for i in range(n):
+        p = probs[i]
+        left = 0
+        for k in range(25):
+            left += boards[i, 0, k]
+        if left == 0:  # the mover has borne off: the exact result
+            pts = cube * int(1.0 + p[1] + p[2] + 0.5)
+            raw[i] = pts if money else mwc_after(pre, post, am, ao, pts)
+            continue
+        po[0] = min(max(1.0 - p[0], 0.0), 1.0)
+        po[1] = min(max(p[3], 0.0), po[0])
+        po[2] = min(max(p[4], 0.0), po[1])
+        po[3] = min(max(p[1], 0.0), 1.0 - po[0])
+        po[4] = min(max(p[2], 0.0), po[3])
+        code = cube_values(po, money, ao, am, cube, owner, crawford, cube_x(boards[i]), pre, post, out)
+        vo = out[0] if code == UNAVAILABLE else max(out[0], min(out[1], out[2]))
+        raw[i] = -vo if money else 1.0 - vo
+    return raw
+
+
 _OPP_OWNER = (0, 2, 1)
 
 
@@ -390,32 +422,13 @@ class _Analyser:
     def after_values(self, probs: np.ndarray, boards: np.ndarray, c: _Ctx) -> tuple[np.ndarray, Optional[np.ndarray]]:
         """Normalised cubeful equity (and MWC) for the mover of positions after his play
         (``boards``: opponent on roll; ``probs``: mover's cubeless view)."""
-        cube = self._cube
-        n = probs.shape[0]
-        norm = np.empty(n)
-        raw = np.empty(n)
-        owner = _OPP_OWNER[c.owner]
-        for i in range(n):
-            p = probs[i]
-            if int(boards[i, 0].sum()) == 0:  # the mover has borne off: exact result
-                pts = c.cube * int(round(1 + p[1] + p[2]))
-                v = float(pts) if c.money else float(self.met.after(c.am, c.ao, pts))
-            else:
-                po = np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
-                po = np.clip(po, 0.0, 1.0)
-                po[1] = min(po[1], po[0])
-                po[2] = min(po[2], po[1])
-                po[3] = min(po[3], 1.0 - po[0])
-                po[4] = min(po[4], po[3])
-                x = cube.cube_x(boards[i])
-                code = cube.cube_values(po, c.money, c.ao, c.am, c.cube, owner, c.crawford, x, self.pre, self.post,
-                                        self._out)
-                nd, dt, dp = self._out[0], self._out[1], self._out[2]
-                vo = nd if code == cube.UNAVAILABLE else max(nd, min(dt, dp))
-                v = -vo if c.money else 1.0 - vo
-            raw[i] = v
-            norm[i] = self.to_norm(v, c)
-        return norm, (None if c.money else raw)
+        raw = _after_kernel(np.ascontiguousarray(probs, np.float64), np.ascontiguousarray(boards, np.int8),
+                            c.money, c.am, c.ao, c.cube, _OPP_OWNER[c.owner], c.crawford, self.pre, self.post)
+        if c.money:
+            return raw / c.cube, None
+        lo, hi = self.met.after(c.am, c.ao, -c.cube), self.met.after(c.am, c.ao, c.cube)
+        norm = 2.0 * (raw - lo) / (hi - lo) - 1.0 if hi > lo else np.zeros_like(raw)
+        return norm, raw
 
     def cube_analysis(self, position, c: _Ctx) -> Optional[CubeAnalysis]:
         """The decision of the player on roll before his roll; None when he cannot double."""

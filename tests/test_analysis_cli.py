@@ -89,6 +89,7 @@ def test_report_command(tmp_path):
     assert r.exit_code == 2 and not (tmp_path / "nofolder").exists()
 
 
+@pytest.mark.gnubg
 @pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed")
 def test_gnubg_loads_our_annotated_sgf(tmp_path):
     """gnubg reads our A/DA/LU/skill properties back as its own analysis."""
