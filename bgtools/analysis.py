@@ -390,26 +390,46 @@ class _Analyser:
         self._cube = _cube
         self._out = np.zeros(4, np.float64)
         self.ev_name = f"{self.ev.name} {self.ev.version}"
+        self._memo: dict[tuple[int, bytes], np.ndarray] = {}
 
     # -- evaluation with the cache --------------------------------------------------
     def eval_boards(self, boards: np.ndarray, ply: int) -> np.ndarray:
-        """float64[n, 5] for the player on roll of each board (``[1]``)."""
+        """float64[n, 5] for the player on roll of each board (``[1]``).  Deeper than 0 ply,
+        values are remembered for the run (the position after a play is the next pre-roll
+        position) and kept in the SQLite cache when there is one."""
         from .evaluation import evaluate_boards
 
         b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
-        if ply == 0 or self.cache is None or b.shape[0] == 0:
+        if ply == 0 or b.shape[0] == 0:
             return evaluate_boards(b, ply, self.ev)
-        setting = f"{self.ev_name}|ply={ply}"
-        got = self.cache.get(setting, b)
-        miss = [i for i, v in enumerate(got) if v is None]
+        keys = [(ply, row.tobytes()) for row in b]
         out = np.empty((b.shape[0], 5), np.float64)
-        for i, v in enumerate(got):
-            if v is not None:
+        miss = []
+        for i, k in enumerate(keys):
+            v = self._memo.get(k)
+            if v is None:
+                miss.append(i)
+            else:
                 out[i] = v
-        if miss:
-            new = evaluate_boards(b[miss], ply, self.ev)
-            out[miss] = new
-            self.cache.put(setting, b[miss], new)
+        if miss and self.cache is not None:
+            setting = f"{self.ev_name}|ply={ply}"
+            got = self.cache.get(setting, b[miss])
+            still = []
+            for i, v in zip(miss, got):
+                if v is None:
+                    still.append(i)
+                else:
+                    out[i] = v
+                    self._memo[keys[i]] = v
+            if still:
+                new = evaluate_boards(b[still], ply, self.ev)
+                out[still] = new
+                self.cache.put(setting, b[still], new)
+            miss = still
+        elif miss:
+            out[miss] = evaluate_boards(b[miss], ply, self.ev)
+        for i in miss:
+            self._memo[keys[i]] = out[i].copy()
         return out
 
     # -- cubeful values ---------------------------------------------------------------
