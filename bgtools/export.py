@@ -40,7 +40,7 @@ from .match import Beaver, Double, Drop, Game, Match, MatchFileError, Resign, Ro
 from .position import PositionClass
 
 __all__ = [
-    "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "csv_dtypes", "read_csv",
+    "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "read_csv",
     "export_files", "write_dataframe", "ExportReport", "FileProblem", "output_format",
 ]
 
@@ -380,23 +380,25 @@ def to_dataframe(matches: MatchesLike, level: str = "moves", *, columns: Optiona
     return _frame(data, cols)
 
 
-def csv_dtypes(level: str = "moves", columns: Optional[Sequence[str]] = None) -> dict:
-    """``dtype=`` mapping for :func:`pandas.read_csv` that restores the exported dtypes."""
-    return {c.name: c.pandas_dtype for c in columns_for(level, columns)}
-
-
 def read_csv(path, level: str = "moves", **kwargs) -> pd.DataFrame:
     """Read an exported CSV (or .csv.gz) back with the exported dtypes.
 
-    Only the empty field is missing (a player called ``NA`` stays ``"NA"``).
+    Only the empty field is missing (a player called ``NA`` stays ``"NA"``), and names
+    stay text (a player called ``0`` is not a number).
     """
-    known = {c.name: c.pandas_dtype for c in COLUMNS[level]}
+    known = {c.name: c for c in COLUMNS[level]}
     header = pd.read_csv(path, nrows=0, **kwargs).columns
-    dtypes = {n: known[n] for n in header if n in known}
+    dtypes = {}
+    for n in header:
+        c = known.get(n)
+        if c is not None:
+            dtypes[n] = object if c.dtype == "category" and c.categories is None else c.pandas_dtype
     df = pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values=[""], **kwargs)
-    for name in df.columns:
-        if isinstance(df[name].dtype, pd.CategoricalDtype):
-            df[name] = _text_categories(df[name].array)
+    for n in header:
+        c = known.get(n)
+        if c is not None and c.dtype == "category" and c.categories is None:
+            cats = pd.Index(sorted(df[n].dropna().unique().tolist()))  # text categories, like to_dataframe's
+            df[n] = _text_categories(pd.Categorical(df[n], categories=cats))
     return df
 
 
@@ -451,25 +453,32 @@ def _require_pyarrow():
     return pyarrow
 
 
-def _work(task) -> tuple[dict, Optional[FileProblem], int]:
-    """Worker: read one file and build its rows (runs in a pool process when jobs > 1)."""
-    match_no, path, data, level, names, keep_bad = task
+def _work(task) -> tuple[object, Optional[FileProblem], int]:
+    """Worker: read one file, build its rows and render them for the output format.
+
+    Runs in a pool process when jobs > 1, so the costly part of the export is parallel;
+    returns (payload, problem or None, rows).
+    """
+    match_no, path, data, level, names, keep_bad, fmt = task
     from .match import read_match
 
-    rows = _empty(columns_for(level, names))
+    cols = columns_for(level, names)
+    rows = _empty(cols)
+    problem = None
     try:
         m = read_match(data if data is not None else Path(path), name=path)
     except MatchFileError as e:
-        return rows, FileProblem(path, (_where(e.error),), unreadable=True), 0
+        m, problem = None, FileProblem(path, (_where(e.error),), unreadable=True)
     except Exception as e:  # an unexpected parser failure must not stop a batch export
-        return rows, FileProblem(path, (f"unexpected error: {type(e).__name__}: {e}",), unreadable=True), 0
-    n = _ROWS[level](m, match_no, rows, keep_bad)
-    problem = None
-    errs = m.errors
-    if errs:
-        left = 0 if keep_bad else sum(1 for g in m.games if g.errors)
-        problem = FileProblem(path, tuple(_where(e) for e in errs), left, unreadable=not m.games)
-    return rows, problem, n
+        m, problem = None, FileProblem(path, (f"unexpected error: {type(e).__name__}: {e}",), unreadable=True)
+    n = 0
+    if m is not None:
+        n = _ROWS[level](m, match_no, rows, keep_bad)
+        errs = m.errors
+        if errs:
+            left = 0 if keep_bad else sum(1 for g in m.games if g.errors)
+            problem = FileProblem(path, tuple(_where(e) for e in errs), left, unreadable=not m.games)
+    return (_payload(_frame(rows, cols), fmt) if n else None), problem, n
 
 
 def _where(e) -> str:
@@ -485,16 +494,46 @@ def _where(e) -> str:
 _WARM = " 1 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
 
 
-class _Sink:
-    """Writes row batches to one output in one format; ``close`` makes the file appear."""
+def _payload(df: pd.DataFrame, fmt: str):
+    """Rows rendered for ``fmt``: CSV or JSON-lines text (no header), or an Arrow table."""
+    if fmt in ("csv", "csv.gz"):
+        return df.to_csv(header=False, index=False, lineterminator="\n")
+    if fmt == "jsonl":
+        if not len(df):
+            return ""
+        text = df.to_json(orient="records", lines=True, force_ascii=False)
+        return text if text.endswith("\n") else text + "\n"
+    return _arrow_table(df)
 
-    def __init__(self, out: str, fmt: str):
+
+def _arrow_table(df: pd.DataFrame):
+    """Arrow table of ``df`` with every categorical as dictionary<int32, string>, whatever its categories."""
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    for i, name in enumerate(df.columns):
+        if isinstance(df[name].dtype, pd.CategoricalDtype):
+            cat = df[name].array
+            codes = np.asarray(cat.codes, dtype=np.int32)
+            arr = pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0, type=pa.int32()),
+                                                 pa.array([str(x) for x in cat.categories], type=pa.string()))
+            table = table.set_column(i, pa.field(name, arr.type), arr)
+    return table
+
+
+class _Sink:
+    """Writes rendered row batches to one output; ``close`` makes the file appear."""
+
+    def __init__(self, out: str, fmt: str, header: pd.DataFrame):
         self.out, self.fmt = out, fmt
         self.tmp: Optional[str] = None
         self.fh = None
         self.raw = None
         self.pq = None
         self.schema = None
+        self.tables: list = []
+        self.pending = 0
+        self.empty = header
         if fmt == "parquet":
             _require_pyarrow()
         if out == "-":
@@ -511,43 +550,38 @@ class _Sink:
                                            encoding="utf-8", newline="")
             elif fmt in ("csv", "jsonl"):
                 self.fh = io.TextIOWrapper(self.raw, encoding="utf-8", newline="")
-        self.first = True
+        if fmt in ("csv", "csv.gz"):
+            self.fh.write(header.iloc[:0].to_csv(index=False, lineterminator="\n"))
 
-    def write(self, df: pd.DataFrame) -> None:
-        if self.fmt in ("csv", "csv.gz"):
-            df.to_csv(self.fh, header=self.first, index=False, lineterminator="\n")
-        elif self.fmt == "jsonl":
-            if len(df):
-                text = df.to_json(orient="records", lines=True, force_ascii=False)
-                self.fh.write(text if text.endswith("\n") else text + "\n")
-        else:
-            self._write_parquet(df)
-        self.first = False
+    def write(self, payload, rows: int, batch_rows: int = 0) -> None:
+        """Add rendered rows; Parquet collects ``batch_rows`` rows per row group."""
+        if self.fmt != "parquet":
+            self.fh.write(payload)
+            return
+        self.tables.append(payload)
+        self.pending += rows
+        if self.pending >= batch_rows:
+            self._flush()
 
-    def _write_parquet(self, df: pd.DataFrame) -> None:
+    def _flush(self) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        table = pa.Table.from_pandas(df, preserve_index=False)
-        # one dictionary type for every batch, whatever the categories of this batch
-        for i, name in enumerate(df.columns):
-            if isinstance(df[name].dtype, pd.CategoricalDtype):
-                cat = df[name].array
-                codes = np.asarray(cat.codes, dtype=np.int32)
-                arr = pa.DictionaryArray.from_arrays(
-                    pa.array(codes, mask=codes < 0, type=pa.int32()),
-                    pa.array([str(x) for x in cat.categories], type=pa.string()))
-                table = table.set_column(i, pa.field(name, arr.type), arr)
+        if not self.tables:
+            return
         if self.pq is None:
-            self.schema = table.schema
+            self.schema = self.tables[0].schema
             self.pq = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
-        self.pq.write_table(table.cast(self.schema))
+        table = pa.concat_tables([t.cast(self.schema) for t in self.tables])
+        self.pq.write_table(table, row_group_size=max(len(table), 1))
+        self.tables, self.pending = [], 0
 
-    def close(self, empty: pd.DataFrame) -> None:
-        """Finish the output (``empty``: the frame to write if nothing was) and move it into place."""
-        if self.first:
-            self.write(empty)
-        if self.pq is not None:
+    def close(self) -> None:
+        """Finish the output and move it into place."""
+        if self.fmt == "parquet":
+            if self.pq is None and not self.tables:
+                self.tables = [_arrow_table(self.empty.iloc[:0])]
+            self._flush()
             self.pq.close()
         if self.fh is not None:
             self.fh.flush()
@@ -577,10 +611,12 @@ class _Sink:
 
 def write_dataframe(df: pd.DataFrame, out: str) -> None:
     """Write ``df`` to ``out`` as export does (format from the suffix; ``-`` = CSV on stdout), atomically."""
-    sink = _Sink(out, output_format(out))
+    fmt = output_format(out)
+    sink = _Sink(out, fmt, df)
     try:
-        sink.write(df)
-        sink.close(df)
+        if len(df):
+            sink.write(_payload(df, fmt), len(df))
+        sink.close()
     except BaseException:
         sink.abort()
         raise
@@ -594,21 +630,23 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
                  progress: Optional[ProgressFactory] = None, batch_rows: int = 65536) -> ExportReport:
     """Export the match files under ``paths`` to ``out`` (format from its suffix; ``-`` = stdout CSV).
 
-    Files are parsed in ``jobs`` worker processes; rows keep the order of the files
-    whatever ``jobs`` is.  Files with errors do not stop the export: their good games
-    are written and the problems returned.  The output appears only when complete.
-    ``progress(total)`` may return a context manager giving a per-file ``advance()``.
+    Files are parsed and rendered in ``jobs`` worker processes; rows keep the order of
+    the files and the output is the same whatever ``jobs`` is.  Files with errors do not
+    stop the export: their good games are written and the problems returned.  The output
+    appears only when complete.  ``progress(total)`` may return a context manager giving
+    a per-file ``advance()``.  Parquet row groups hold about ``batch_rows`` rows.
     """
     from .match import expand_paths
 
     fmt = output_format(out)
     cols = columns_for(level, columns)
+    names = tuple(c.name for c in cols)
     files = list(expand_paths(paths))
     tasks = []
     for i, f in enumerate(files, 1):
         data = sys.stdin.buffer.read() if f == "-" else None
-        tasks.append((i, "<stdin>" if f == "-" else f, data, level, tuple(c.name for c in cols), keep_bad_games))
-    sink = _Sink(out, fmt)
+        tasks.append((i, "<stdin>" if f == "-" else f, data, level, names, keep_bad_games, fmt))
+    sink = _Sink(out, fmt, _frame(_empty(cols), cols))
     problems: list[FileProblem] = []
     total = 0
     pool = None
@@ -625,22 +663,15 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
             results = pool.imap(_work, tasks, chunksize=1)
         else:
             results = map(_work, tasks)
-        buf, nbuf = _empty(cols), 0
         with (progress(len(tasks)) if progress else _no_progress()) as advance:
-            for rows, problem, n in results:
-                for c in cols:
-                    buf[c.name].extend(rows[c.name])
-                nbuf += n
+            for payload, problem, n in results:
+                if n:
+                    sink.write(payload, n, batch_rows)
                 total += n
                 if problem is not None:
                     problems.append(problem)
-                if nbuf >= batch_rows:
-                    sink.write(_frame(buf, cols))
-                    buf, nbuf = _empty(cols), 0
                 advance()
-        if nbuf:
-            sink.write(_frame(buf, cols))
-        sink.close(_frame(_empty(cols), cols))
+        sink.close()
     except BaseException:
         sink.abort()
         raise
