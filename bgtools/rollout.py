@@ -796,17 +796,22 @@ class _Dask:
         if isinstance(address, distributed.Client):
             self.client = address
         else:
-            self.client = distributed.Client(address, set_as_default=False)
+            self.client = distributed.Client(address)
             self.own = True
+        self.ac = None
         self.weights = self.client.scatter(weights, broadcast=True)
         self.client.run(warm_up, weights)  # each worker compiles or loads the kernels once
 
     def submit(self, job, settings, first, count):
-        return self.client.submit(run_chunk, job, settings, first, count, self.weights, pure=False)
+        fut = self.client.submit(run_chunk, job, settings, first, count, self.weights, pure=False)
+        if self.ac is None:
+            self.ac = self._d.as_completed([fut], loop=self.client.loop)
+        else:
+            self.ac.add(fut)
+        return fut
 
     def wait(self, pending):
-        res = self._d.wait(list(pending), return_when="FIRST_COMPLETED")
-        return list(res.done)
+        return [next(self.ac)]
 
     def result(self, fut):
         return fut.result()
