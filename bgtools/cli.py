@@ -360,10 +360,9 @@ def export(
     keep_bad_games: Annotated[bool, typer.Option("--keep-bad-games", help="Also write games with errors "
                                                  "(board columns empty after an illegal move).")] = False,
 ) -> None:
-    """Export match files as a table (docs/export.md lists the columns).
+    """Export match files as a table, one row per action, game or match (columns: docs/export.md).
 
-    Files with errors do not stop the export: they are listed on stderr, their good
-    games are written, and the exit status is 1.  The output appears only when complete.
+    Files with errors are listed on stderr, their good games written, and the exit status is 1.
     """
     import glob
     import os
