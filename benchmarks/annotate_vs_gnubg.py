@@ -6,7 +6,9 @@ play made; gnubg lists the best candidate first, so its loss is ``eq[0] - eq[i]`
 both error classes (gnubg 1.07 thresholds 0.03 / 0.06 / 0.12).  Then per file and overall:
 the share of unforced plays given the same class by both (``none`` included), the share
 of plays either calls an error that both put in the same class, and the Pearson and
-Spearman correlations of the losses.  (Scale: gnubg re-analysing its own 0-ply analysed
+Spearman correlations of the losses.  For cube positions where gnubg recorded ``DA`` (its
+no double and double/take values), the share where its proper action (double / no double /
+too good) and take/pass equal ours.  (Scale: gnubg re-analysing its own 0-ply analysed
 matches at 2 ply agrees on the class of about 80 % of unforced plays.)
 
     python benchmarks/annotate_vs_gnubg.py [--ply 0] [--quiet] [FILES...]
@@ -62,6 +64,31 @@ def gnubg_move_loss(note: dict) -> tuple[float, int, str] | None:
     return max(0.0, eqs[0] - eqs[played]), plies[played], vals[1].split()[0]
 
 
+def gnubg_cube(note: dict, d, met) -> tuple[str, str] | None:
+    """gnubg's proper (action, response) from a node's ``DA`` (ND and DT cubeful values; DP
+    from our match equity table in match play), None when absent."""
+    vals = note.get("DA")
+    if not vals:
+        return None
+    try:
+        t = [float(x) for x in vals[0].split()[-14:]]
+    except ValueError:
+        return None
+    nd, dt = t[6], t[13]
+    if d.mwc_loss is None:
+        dp = 1.0
+    else:
+        from bgtools.matchstate import MatchState
+
+        s = MatchState.from_match_id(d.match_id)
+        me = s.player_on_roll
+        away = s.away
+        dp = met.after(away[me], away[1 - me], s.cube)
+    best = min(dt, dp)
+    action = "double" if best > nd else ("too good" if nd >= dp and dt > dp else "no double")
+    return action, "take" if dt <= dp else "pass"
+
+
 def load(path: Path):
     data = path.read_bytes()
     if path.suffix == ".gz":
@@ -90,7 +117,8 @@ def stats(ours: list[float], theirs: list[float]) -> str:
     either = [(x, y) for x, y in zip(ca, cb) if x != "none" or y != "none"]
     same_err = sum(x == y for x, y in either)
     pear = float(np.corrcoef(a, b)[0, 1]) if len(a) > 2 and a.std() > 0 and b.std() > 0 else float("nan")
-    spear = float(np.corrcoef(rank(a), rank(b))[0, 1]) if len(a) > 2 else float("nan")
+    spear = float(np.corrcoef(rank(a), rank(b))[0, 1]) if len(a) > 2 and a.std() > 0 and b.std() > 0 \
+        else float("nan")
     err_a = sum(c != "none" for c in ca)
     err_b = sum(c != "none" for c in cb)
     return (f"{len(a)} unforced plays: same class {same}/{len(a)} = {100 * same / max(len(a), 1):.1f} %; "
@@ -112,6 +140,7 @@ def main() -> None:
         paths = [SHARED / s if (SHARED / s).exists() else ROOT / "tests" / "data" / t for s, t in DEFAULT]
     all_ours: list[float] = []
     all_theirs: list[float] = []
+    cube_tally: list[tuple[bool, bool]] = []
     for path in paths:
         m = load(path)
         t0 = time.perf_counter()
@@ -139,10 +168,33 @@ def main() -> None:
                       f"{d.equity_loss:7.4f} {loss:7.4f} {gply:>4}  {d.error_class:<9} {error_class(loss):<9}")
         if ours:
             print(f"-- {path.name}: {stats(ours, theirs)}")
+        from bgtools.met import load_met
+
+        met = load_met()
+        same_action = same_resp = n_cube = 0
+        for d in a.decisions:
+            if d.kind != "cube" or d.played not in ("no double", "double"):
+                continue
+            g = m.games[d.game - 1]
+            gc = gnubg_cube(g.notes[d.action_index] if len(g.notes) == len(g.actions) else {}, d, met)
+            if gc is None:
+                continue
+            n_cube += 1
+            same_action += gc[0] == d.cube.action
+            same_resp += gc[1] == d.cube.response
+            cube_tally.append((gc[0] == d.cube.action, gc[1] == d.cube.response))
+        if n_cube:
+            print(f"-- {path.name}: cube: {n_cube} positions with gnubg's DA; same proper action "
+                  f"{same_action}/{n_cube} = {100 * same_action / n_cube:.1f} %, same take/pass "
+                  f"{same_resp}/{n_cube} = {100 * same_resp / n_cube:.1f} %")
         all_ours += ours
         all_theirs += theirs
     if all_ours:
         print(f"\n== all files, ours at {args.ply} ply vs gnubg's recorded analysis: {stats(all_ours, all_theirs)}")
+    if cube_tally:
+        n = len(cube_tally)
+        print(f"== all files, cube: {n} positions; same proper action {sum(a for a, _ in cube_tally)}/{n}, "
+              f"same take/pass {sum(b for _, b in cube_tally)}/{n}")
 
 
 if __name__ == "__main__":
