@@ -90,7 +90,7 @@ def main() -> None:
                 f"({1000 * cold / max(unforced, 1):.0f} ms per unforced play), warm cache {warm:.2f} s "
                 f"-> speed-up x{cold / warm:.1f} ({entries} cached evaluations)")
         if g is not None:
-            line += f"; gnubg analyse match {g:.2f} s -> ours / gnubg = {cold / g:.1f}x (cold), {warm / g:.1f}x (warm)"
+            line += f"; gnubg analyse match {g:.2f} s -> ours / gnubg = {cold / g:.2f}x (cold), {warm / g:.2f}x (warm)"
         print(line, flush=True)
 
 
