@@ -123,10 +123,26 @@ def test_money_session_losses_are_per_unit_cube():
     assert m.length == 0
     a = analyse_match(m, ply=0, cache=None)
     assert all(d.mwc_loss is None for d in a.decisions)
-    # a checker play's normalised equity is the cubeful money equity divided by the cube
-    cubed = [d for d in a.decisions if d.kind == "checker" and not d.forced and MatchState.from_match_id(d.match_id).cube > 1]
-    for d in cubed[:3]:
-        assert all(-3.0 <= c.equity <= 3.0 for c in d.candidates)
+    # a candidate's normalised equity = minus the opponent's best cubeful money value after the
+    # play (he is on roll, cube seen from him), divided by the cube: recomputed via bgtools.cube
+    from bgtools.cube import CubeInfo, cube_decision, cube_efficiency
+    from bgtools.evaluation import invert_probs
+    from bgtools.movegen import legal_plays
+
+    cubed = [d for d in a.decisions if d.kind == "checker" and not d.forced
+             and MatchState.from_match_id(d.match_id).cube > 1]
+    assert cubed
+    for d in cubed[:4]:
+        st = MatchState.from_match_id(d.match_id)
+        me = st.player_on_roll
+        owner_opp = 0 if st.cube_owner < 0 else (2 if st.cube_owner == me else 1)
+        pos = Position.from_id(d.position_id)
+        after = {p.notation(): p.after for p in legal_plays(pos, (int(d.dice[0]), int(d.dice[1])))}
+        c = d.candidates[0]
+        opp = cube_decision(invert_probs(np.array(c.probs)), CubeInfo(st.cube, owner_opp),
+                            x=cube_efficiency(after[c.move]))
+        v = opp.nd if opp.action == "unavailable" else max(opp.nd, min(opp.dt, opp.dp))
+        assert c.equity == pytest.approx(-v / st.cube, abs=1e-9)
     assert a.players_summary[0].result == -a.players_summary[1].result
 
 
