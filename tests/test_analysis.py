@@ -18,9 +18,12 @@ DATA = Path(__file__).parent / "data" / "matches"
 M002 = DATA / "selfplay" / "002.mat"
 
 
-@pytest.fixture(autouse=True)
-def _cache_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("BGTOOLS_CACHE_DIR", str(tmp_path / "cache"))
+@pytest.fixture(scope="module", autouse=True)
+def _cache_dir(tmp_path_factory):
+    """bgtools' cache folder in a temporary directory (set before the module's fixtures run)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BGTOOLS_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,14 @@ BOARD = (0xD9, 0xB7, 0x7E)  # board field colour in bgtools.svg
 WIN_LINE = (0x2B, 0x6C, 0xB0)  # the chart's winning-chance line
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _cache_dir(tmp_path_factory):
+    """bgtools' cache folder in a temporary directory (set before the module's fixtures run)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BGTOOLS_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
 @pytest.fixture(scope="module")
 def analysed():
     m = read_match(str(DATA / "selfplay" / "002.mat"))
