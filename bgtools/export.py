@@ -305,7 +305,7 @@ def _game_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
 
 
 def _match_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
-    if not m.games:
+    if not m.games and m.file_errors:  # unreadable
         return 0
     file = _label(m, match_no)
     names = (_name(m.players[0]), _name(m.players[1]))

@@ -404,6 +404,23 @@ def test_failed_export_leaves_the_old_output_alone(tmp_path, monkeypatch):
     assert out.read_text() == "old\n" and os.listdir(tmp_path) == ["m.csv"]
 
 
+def test_kept_bad_games_have_no_board_after_the_illegal_move():
+    path = str(DATA / "realmatches" / "halheinrich-bgmatchformat" / "doubles_hit_bearoff.mat")
+    assert len(ex.to_dataframe(path)) == 0 and len(ex.to_dataframe(path, "games")) == 0
+    df = ex.to_dataframe(path, keep_bad_games=True)
+    m = read_match(path)
+    assert len(df) == len(m.games[0].actions)
+    status = df.status.astype(object).where(df.status.notna(), None).tolist()
+    bad = status.index("illegal")
+    assert status[:bad] == ["play"] * bad and set(status[bad + 1:]) <= {"unchecked", None}
+    assert df.position_id[:bad + 1].notna().all() and df.position_id[bad + 1:].isna().all()
+    assert df.pips_player[bad + 1:].isna().all() and df.legal_plays[bad:].isna().all()
+    assert df.move[bad] is pd.NA and df.cube.notna().all()
+    games = ex.to_dataframe(path, "games", keep_bad_games=True)
+    assert games.errors.tolist() == [1]
+    assert ex.to_dataframe(path, "matches").errors.tolist() == [1]
+
+
 def test_library_entry_points():
     assert bgtools.to_dataframe is ex.to_dataframe
     one = read_match(DATA / "selfplay" / "015.mat")
