@@ -112,6 +112,11 @@ def _summary_table(a: MatchAnalysis) -> str:
             ("Total luck (normalised)", lambda s: _f(s.luck)),
             ("Result" + (" (MWC gained)" if a.length else " (points)"), lambda s: _f(s.result)),
             ("Luck-adjusted result", lambda s: _f(s.luck_adjusted))]
+    for phase in ("contact", "crashed", "race", "bearoff"):
+        if any(phase in s.errors_by_phase for s in a.players_summary):
+            rows.append((f"Errors in {phase} positions (doubtful / bad / very bad)",
+                         lambda s, ph=phase: " / ".join(str(s.errors_by_phase.get(ph, {}).get(k, 0))
+                                                        for k in ("doubtful", "bad", "very bad"))))
     head = "".join(f"<th>{escape(s.name)}</th>" for s in a.players_summary)
     body = "".join(f'<tr><td class="l">{escape(label)}</td>' + "".join(f"<td>{fn(s)}</td>" for s in a.players_summary)
                    + "</tr>" for label, fn in rows)
