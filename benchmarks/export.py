@@ -6,13 +6,15 @@ The input is every match file of the shared corpora (default: ../shared/realmatc
 ../shared/selfplay, else the test copies in tests/data/matches), listed ``--repeat`` times
 so that the run is long enough to time.  The baseline, timed in the same run, is reading
 and replaying the same files without writing anything (what ``bgtools check`` does);
-each export is printed as rows per second and as its time relative to that baseline.
+each export is printed as rows per second, CPU seconds of all its processes, and its
+time relative to that baseline.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -38,11 +40,18 @@ def baseline(files: list[str]) -> tuple[int, float]:
     return actions, time.perf_counter() - t
 
 
-def timed_export(files: list[str], out: str, jobs: int) -> tuple[int, float, int]:
-    t = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds used so far by this process and its finished children (the workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def timed_export(files: list[str], out: str, jobs: int) -> tuple[int, float, float, int]:
+    """Returns (rows, wall seconds, CPU seconds of all processes, output bytes)."""
+    c, t = _cpu(), time.perf_counter()
     rep = export_files(files, out, jobs=jobs)
     dt = time.perf_counter() - t
-    return rep.rows, dt, os.path.getsize(out)
+    return rep.rows, dt, _cpu() - c, os.path.getsize(out)
 
 
 def main(argv: list[str]) -> None:
@@ -64,18 +73,23 @@ def main(argv: list[str]) -> None:
         print("pyarrow is not installed: Parquet skipped")
     print(f"input: {len(files)} files x {args.repeat} = {len(big)} files ({', '.join(folders)}); "
           f"{os.cpu_count()} CPUs")
+    c = _cpu()
     actions, base = baseline(big)
-    print(f"baseline, read + replay only:  {actions:8d} actions  {base:7.2f} s  {actions / base:9.0f} actions/s")
+    print(f"baseline, read + replay only:  {actions:8d} actions  {base:7.2f} s  {actions / base:9.0f} actions/s"
+          f"  CPU {_cpu() - c:6.1f} s")
     with tempfile.TemporaryDirectory() as tmp:
         times = {}
         for fmt in formats:
             for jobs in (1, 2):
-                rows, dt, size = timed_export(big, os.path.join(tmp, f"out{jobs}.{fmt}"), jobs)
+                rows, dt, cpu, size = timed_export(big, os.path.join(tmp, f"out{jobs}.{fmt}"), jobs)
                 times[fmt, jobs] = dt
                 print(f"export {fmt:7s} --jobs {jobs}:    {rows:8d} rows     {dt:7.2f} s  {rows / dt:9.0f} rows/s"
-                      f"  {dt / base:5.2f} x baseline time  {size / 1e6:7.1f} MB")
+                      f"  CPU {cpu:6.1f} s  {dt / base:5.2f} x baseline time  {size / 1e6:7.1f} MB")
         for fmt in formats:
-            print(f"{fmt}: --jobs 2 is {times[fmt, 1] / times[fmt, 2]:.2f} x as fast as --jobs 1")
+            print(f"{fmt}: --jobs 2 is {times[fmt, 1] / times[fmt, 2]:.2f} x as fast as --jobs 1 (wall clock)")
+    if os.getloadavg()[0] > (os.cpu_count() or 1):
+        print(f"note: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs: other work shares them, "
+              f"so the wall-clock gain of --jobs 2 is understated; compare the CPU seconds")
 
 
 if __name__ == "__main__":
