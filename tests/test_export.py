@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import gzip
 import json
 import os
 import re
