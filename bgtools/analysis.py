@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Callable, Optional, Sequence
 
 import numba as nb
@@ -839,8 +839,6 @@ def match_json(match, analysis: MatchAnalysis) -> str:
 
 def write_outputs(match, analysis: MatchAnalysis, paths: dict[str, str]) -> list[str]:
     """Write the analysis in each format of ``paths`` (atomically); returns the paths written."""
-    import os
-    import tempfile
 
     from .matchjson import atomic_write
 
@@ -853,14 +851,10 @@ def write_outputs(match, analysis: MatchAnalysis, paths: dict[str, str]) -> list
         elif fmt == "csv":
             atomic_write(out, analysis.to_dataframe().to_csv(index=False))
         elif fmt == "parquet":
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(out)) or ".", suffix=".tmp")
-            os.close(fd)
-            try:
+            from .fileio import atomic_path
+
+            with atomic_path(out) as tmp:
                 analysis.to_dataframe().to_parquet(tmp, index=False)
-                os.replace(tmp, out)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
         elif fmt == "sgf":
             from .sgf import format_sgf
 

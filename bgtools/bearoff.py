@@ -42,7 +42,6 @@ few seconds and caches them under ``platformdirs.user_cache_dir("bgtools")``
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -480,15 +479,10 @@ def save_databases(db: BearoffDatabases, path: Path | None = None) -> Path:
     """Write the databases to the cache (atomically); returns the file."""
     path = path or _cache_file()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".bearoff-", suffix=".npz", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, os_rolls=db.os_rolls, os_gammon=db.os_gammon, os_mean=db.os_mean, ts=db.ts)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from .fileio import atomic_path
+
+    with atomic_path(path, suffix=".npz") as tmp, open(tmp, "wb") as f:
+        np.savez(f, os_rolls=db.os_rolls, os_gammon=db.os_gammon, os_mean=db.os_mean, ts=db.ts)
     return path
 
 

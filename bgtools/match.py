@@ -494,7 +494,7 @@ class _Replayer:
                         pending = None
                         beavered = False
                     else:
-                        self.err(a, f"roll while a double awaits an answer")
+                        self.err(a, "roll while a double awaits an answer")
                         pending = None
                         beavered = False
                 if over and not broken:

@@ -9,12 +9,9 @@ True
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from pathlib import Path
-from typing import Union
 
-from .match import (Beaver, Double, Drop, Game, Match, MatchError, MatchFileError, Resign, Result, Roll,
+from .fileio import atomic_write
+from .match import (Beaver, Double, Drop, Game, Match, MatchError, MatchFileError, Resign, Roll,
                     Take, Win)
 
 __all__ = ["to_json_dict", "format_json", "parse_json", "write_json", "atomic_write", "SCHEMA_VERSION"]
@@ -22,22 +19,7 @@ __all__ = ["to_json_dict", "format_json", "parse_json", "write_json", "atomic_wr
 SCHEMA_VERSION = 1
 
 
-def atomic_write(path: Union[str, os.PathLike], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` via a temporary file in the same folder and a rename."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
+# atomic_write lives in bgtools.fileio; it is re-exported here for existing callers
 def _action(a) -> dict:
     if isinstance(a, Roll):
         d = {"type": "roll", "player": a.player, "dice": list(a.dice), "status": a.status}

@@ -15,7 +15,6 @@ belongs to is decided by its indentation, as gnubg does.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional

@@ -16,7 +16,6 @@ occupied point.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Sequence
 
 import numba as nb

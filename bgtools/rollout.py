@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Iterator, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Optional
 
 import numba as nb
 import numpy as np

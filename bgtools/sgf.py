@@ -18,7 +18,6 @@ Roll(player=1, dice=(4, 2), steps=((8, 4), (6, 4)), status='play')
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Optional
 
 from . import __version__

@@ -19,7 +19,6 @@ check) and ``log.csv``.
 from __future__ import annotations
 
 import csv
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
