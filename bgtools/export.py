@@ -28,7 +28,7 @@ import gzip
 import io
 import os
 import sys
-import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ContextManager, Iterable, Iterator, Optional, Sequence, Union
@@ -36,6 +36,7 @@ from typing import Callable, ContextManager, Iterable, Iterator, Optional, Seque
 import numpy as np
 import pandas as pd
 
+from .fileio import atomic_path
 from .match import Beaver, Double, Drop, Game, Match, MatchFileError, Resign, Roll, Take, Win, replay_game
 from .position import PositionClass
 
@@ -522,11 +523,10 @@ def _arrow_table(df: pd.DataFrame):
 
 
 class _Sink:
-    """Writes rendered row batches to one output; ``close`` makes the file appear."""
+    """Writes rendered row batches to ``target`` (a path, or None for stdout) in one format."""
 
-    def __init__(self, out: str, fmt: str, header: pd.DataFrame):
-        self.out, self.fmt = out, fmt
-        self.tmp: Optional[str] = None
+    def __init__(self, target: Optional[str], fmt: str, header: pd.DataFrame):
+        self.target, self.fmt = target, fmt
         self.fh = None
         self.raw = None
         self.pq = None
@@ -534,17 +534,10 @@ class _Sink:
         self.tables: list = []
         self.pending = 0
         self.empty = header
-        if fmt == "parquet":
-            _require_pyarrow()
-        if out == "-":
+        if target is None:
             self.fh = sys.stdout
-        else:
-            folder = os.path.dirname(os.path.abspath(out))
-            fd, self.tmp = tempfile.mkstemp(prefix="." + os.path.basename(out) + ".", suffix=".tmp", dir=folder)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(self.tmp, 0o666 & ~umask)  # mkstemp makes it private; the output should not be
-            self.raw = os.fdopen(fd, "wb")
+        elif fmt != "parquet":
+            self.raw = open(target, "wb")
             if fmt == "csv.gz":
                 self.fh = io.TextIOWrapper(gzip.GzipFile(filename="", mode="wb", fileobj=self.raw, mtime=0),
                                            encoding="utf-8", newline="")
@@ -571,13 +564,13 @@ class _Sink:
             return
         if self.pq is None:
             self.schema = self.tables[0].schema
-            self.pq = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
+            self.pq = pq.ParquetWriter(self.target, self.schema, compression="zstd")
         table = pa.concat_tables([t.cast(self.schema) for t in self.tables])
         self.pq.write_table(table, row_group_size=max(len(table), 1))
         self.tables, self.pending = [], 0
 
     def close(self) -> None:
-        """Finish the output and move it into place."""
+        """Finish the output."""
         if self.fmt == "parquet":
             if self.pq is None and not self.tables:
                 self.tables = [_arrow_table(self.empty.iloc[:0])]
@@ -589,37 +582,43 @@ class _Sink:
                 self.fh.close()
         if self.raw is not None and not self.raw.closed:
             self.raw.close()
-        if self.tmp is not None:
-            os.replace(self.tmp, self.out)
-            self.tmp = None
 
     def abort(self) -> None:
-        """Drop the half-written temporary file."""
+        """Close whatever is open, quietly (the temporary file is then removed)."""
         for h in (self.pq, self.fh if self.fh is not sys.stdout else None, self.raw):
             try:
                 if h is not None:
                     h.close()
             except Exception:
                 pass
-        if self.tmp is not None:
-            try:
-                os.unlink(self.tmp)
-            except OSError:
-                pass
-            self.tmp = None
+
+
+@contextmanager
+def _output(out: str, fmt: str, header: pd.DataFrame) -> Iterator[_Sink]:
+    """A sink for ``out`` that appears only when the block completes (``-`` = stdout)."""
+    if fmt == "parquet":
+        _require_pyarrow()
+    if out == "-":
+        sink = _Sink(None, fmt, header)
+        yield sink
+        sink.close()
+        return
+    with atomic_path(out) as tmp:
+        sink = _Sink(str(tmp), fmt, header)
+        try:
+            yield sink
+            sink.close()
+        except BaseException:
+            sink.abort()
+            raise
 
 
 def write_dataframe(df: pd.DataFrame, out: str) -> None:
     """Write ``df`` to ``out`` as export does (format from the suffix; ``-`` = CSV on stdout), atomically."""
     fmt = output_format(out)
-    sink = _Sink(out, fmt, df)
-    try:
+    with _output(out, fmt, df) as sink:
         if len(df):
             sink.write(_payload(df, fmt), len(df))
-        sink.close()
-    except BaseException:
-        sink.abort()
-        raise
 
 
 ProgressFactory = Callable[[int], ContextManager[Callable[[], None]]]
@@ -646,39 +645,35 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
     for i, f in enumerate(files, 1):
         data = sys.stdin.buffer.read() if f == "-" else None
         tasks.append((i, "<stdin>" if f == "-" else f, data, level, names, keep_bad_games, fmt))
-    sink = _Sink(out, fmt, _frame(_empty(cols), cols))
     problems: list[FileProblem] = []
     total = 0
     pool = None
-    try:
-        jobs = max(1, min(jobs, len(tasks)))
-        if jobs > 1:
-            import multiprocessing as mp
+    jobs = max(1, min(jobs, len(tasks)))
+    with _output(out, fmt, _frame(_empty(cols), cols)) as sink:
+        try:
+            if jobs > 1:
+                import multiprocessing as mp
 
-            from .match import read_match
+                from .match import read_match
 
-            read_match(_WARM)  # load the kernels once, before the workers fork
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            pool = ctx.Pool(jobs)
-            results = pool.imap(_work, tasks, chunksize=1)
-        else:
-            results = map(_work, tasks)
-        with (progress(len(tasks)) if progress else _no_progress()) as advance:
-            for payload, problem, n in results:
-                if n:
-                    sink.write(payload, n, batch_rows)
-                total += n
-                if problem is not None:
-                    problems.append(problem)
-                advance()
-        sink.close()
-    except BaseException:
-        sink.abort()
-        raise
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+                read_match(_WARM)  # load the kernels once, before the workers fork
+                ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+                pool = ctx.Pool(jobs)
+                results = pool.imap(_work, tasks, chunksize=1)
+            else:
+                results = map(_work, tasks)
+            with (progress(len(tasks)) if progress else _no_progress()) as advance:
+                for payload, problem, n in results:
+                    if n:
+                        sink.write(payload, n, batch_rows)
+                    total += n
+                    if problem is not None:
+                        problems.append(problem)
+                    advance()
+        finally:
+            if pool is not None:
+                pool.terminate()
+                pool.join()
     return ExportReport(len(tasks), total, tuple(problems), out, fmt)
 
 

@@ -298,6 +298,9 @@ def test_clean_files_exit_zero_and_stdin(tmp_path):
     src = DATA / "selfplay" / "015.mat"
     r = runner.invoke(app, ["export", str(src), "-o", str(tmp_path / "a.csv")])
     assert r.exit_code == 0 and "error" not in r.stderr
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "a.csv").stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's private mode
     r = runner.invoke(app, ["export", "-", "-o", "-", "--columns", "row_key,move"], input=src.read_bytes())
     assert r.exit_code == 0
     assert r.stdout.splitlines()[1].startswith("<stdin>:1:0,")
