@@ -183,7 +183,26 @@ def test_forward_matches_numpy_reference():
     got = nn_forward(X, w.W1[0], w.b1[0], w.W2[0], w.b2[0])
     sig = lambda a: 1 / (1 + np.exp(-a))  # noqa: E731
     want = sig(sig(X.astype(np.float64) @ w.W1[0] + w.b1[0]) @ w.W2[0] + w.b2[0])
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    # the logistic function is tabulated (nn.sigmoid): absolute error below 1e-5
+    np.testing.assert_allclose(got, want, rtol=0, atol=2e-5)
+
+
+def test_tabulated_sigmoid_is_accurate():
+    import numba as nb
+
+    from bgtools.nn import sigmoid
+
+    @nb.njit
+    def apply(v):
+        out = np.empty_like(v)
+        for i in range(v.shape[0]):
+            out[i] = sigmoid(v[i])
+        return out
+
+    v = np.linspace(-30, 30, 100001).astype(np.float32)
+    exact = 1 / (1 + np.exp(-v.astype(np.float64)))
+    assert np.max(np.abs(apply(v) - exact)) < 1e-5
+    assert apply(np.array([0.0], np.float32))[0] == np.float32(0.5)
 
 
 def test_evaluate_boards_batched_equals_single_and_is_consistent():
