@@ -198,6 +198,8 @@ def train(
     ckpt_every: Annotated[int, typer.Option("--ckpt-every", help="Games between checkpoints.")] = 5_000,
     eval_every: Annotated[int, typer.Option("--eval-every", help="Games between strength checks (0: none).")] = 25_000,
     eval_games: Annotated[int, typer.Option("--eval-games", help="Duplicate-dice games per strength check.")] = 1_000,
+    init: Annotated[Optional[str], typer.Option("--init", help="Start a new run from these weights (.npz; their "
+                                                "game count carries on, e.g. a later stage with a lower rate).")] = None,
 ) -> None:
     """Train the neural evaluator by seeded TD(lambda) self-play (resumable)."""
     from .train import TrainConfig, train_run
@@ -212,7 +214,9 @@ def train(
         raise fail("--chunk must be positive and --games non-negative")
     cfg = TrainConfig(games=games, hidden=h, alpha=alpha, alpha_min=alpha_min, alpha_halflife=halflife, lam=lam,
                       seed=seed, chunk=chunk, ckpt_every=ckpt_every, eval_every=eval_every, eval_games=eval_games)
-    train_run(run, cfg, echo=lambda s: typer.echo(s, err=False))
+    if init is not None and not Path(init).is_file():
+        raise fail(f"--init: {init}: no such file")
+    train_run(run, cfg, echo=lambda s: typer.echo(s, err=False), init=init)
 
 
 # --------------------------------------------------------------------------- check / convert

@@ -194,11 +194,14 @@ def _version(games: int) -> str:
     return f"nn-{time.strftime('%Y%m%d')}-{games // 1000}k"
 
 
-def train_run(run_dir: str | Path, config: TrainConfig | None = None, echo=print, max_games: int | None = None) -> Weights:
+def train_run(run_dir: str | Path, config: TrainConfig | None = None, echo=print, max_games: int | None = None,
+              init: str | Path | None = None) -> Weights:
     """Train (or resume) the run in ``run_dir`` until ``config.games`` games are done.
 
     ``config`` is used for a new run; an existing ``ckpt.npz`` brings its own settings
     (only ``games`` may be raised).  ``max_games`` caps the games played by this call.
+    ``init`` starts a new run from saved weights, carrying on their game count and hours
+    (a later stage of training with other settings).
     """
     from .play import duel_vs_pubeval
 
@@ -217,6 +220,14 @@ def train_run(run_dir: str | Path, config: TrainConfig | None = None, echo=print
         hours = float(w.meta.get("hours", 0.0))
         best = float(w.meta.get("best_ppg", -9.0))
         echo(f"resuming {run} at {done} games")
+    elif init is not None:
+        cfg = config or TrainConfig()
+        w = Weights.load(init)
+        cfg = TrainConfig(**{**asdict(cfg), "hidden": w.hidden})
+        done = int(w.meta.get("games", 0))
+        hours = float(w.meta.get("hours", 0.0))
+        best = -9.0
+        echo(f"new run {run} from {init} at {done} games: alpha {cfg.alpha_at(done):.4f}, lambda {cfg.lam_at(done):.3f}")
     else:
         cfg = config or TrainConfig()
         w = init_weights(cfg.hidden, cfg.seed)

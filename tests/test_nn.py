@@ -284,6 +284,23 @@ def test_checkpoint_resume_reproduces(tmp_path):
     assert [int(r["games"]) for r in rows] == [2, 4, 6]
 
 
+def test_init_starts_a_later_stage_from_saved_weights(tmp_path):
+    from bgtools.train import TrainConfig, train_run
+
+    cfg = TrainConfig(games=4, hidden=(8, 6, 6), chunk=2, ckpt_every=2, eval_every=0, seed=3)
+    first = train_run(tmp_path / "a", cfg, echo=lambda s: None)
+    stage = TrainConfig(games=6, hidden=(99, 99, 99), alpha=0.1, alpha_min=0.001, chunk=2, ckpt_every=2,
+                        eval_every=0, seed=4)
+    second = train_run(tmp_path / "b", stage, echo=lambda s: None, init=tmp_path / "a" / "ckpt.npz")
+    meta = Weights.load(tmp_path / "b" / "ckpt.npz").meta
+    # the game count carries on, the architecture comes from the weights, the new rate applies
+    assert meta["games"] == 6 and second.hidden == first.hidden == (8, 6, 6)
+    assert meta["config"]["alpha_min"] == 0.001
+    rows = list(csv.DictReader((tmp_path / "b" / "log.csv").open()))
+    assert [int(r["games"]) for r in rows] == [6]
+    assert not np.array_equal(first.W1[0], second.W1[0])
+
+
 def test_duel_is_deterministic_and_scores_are_points():
     from bgtools.play import duel_vs_pubeval
 
