@@ -29,6 +29,7 @@ import numpy as np
 
 from . import bearoff as _bo
 from .movegen import MAX_PLAYS, _TABLE, _gen
+from .nn import game_over_probs as _game_over  # finished games scored exactly
 from .position import Position
 
 __all__ = [
@@ -97,38 +98,6 @@ def _phi(z):
 
 
 # ----------------------------------------------------------------------------- exact values
-@nb.njit(cache=True)
-def _game_over(board, out) -> bool:
-    """Score a finished game exactly (single, gammon, backgammon); False if not finished."""
-    n_me = 0
-    n_op = 0
-    for i in range(25):
-        n_me += board[1, i]
-        n_op += board[0, i]
-    if n_me > 0 and n_op > 0:
-        return False
-    for k in range(5):
-        out[k] = 0.0
-    if n_op == 0:  # the opponent has borne off: the player on roll lost
-        if n_me == 15:
-            out[3] = 1.0
-            back = 0
-            for i in range(18, 25):
-                back += board[1, i]
-            if back > 0:
-                out[4] = 1.0
-    else:
-        out[0] = 1.0
-        if n_op == 15:
-            out[1] = 1.0
-            back = 0
-            for i in range(18, 25):
-                back += board[0, i]
-            if back > 0:
-                out[2] = 1.0
-    return True
-
-
 @nb.njit(cache=True)
 def _exact_kernel(boards, os_rolls, os_gammon, ts, out):
     """Fill ``out`` where the value is known without an evaluator; return that mask.

@@ -51,6 +51,7 @@ from .features import MAX_INPUTS, encode
 from .met import load_met, mwc_after
 from .movegen import MAX_PLAYS, _TABLE, _gen
 from .nn import _consistent, _forward_row, game_over_probs
+from .play import _swap_into
 from .position import Position
 
 __all__ = [
@@ -145,13 +146,6 @@ def roll_dice(seed: int, trial: int, turns: int) -> list[tuple[int, int]]:
 
 
 # ----------------------------------------------------------------------------- evaluation
-@nb.njit(cache=True)
-def _swap_into(src, dst) -> None:
-    for i in range(25):
-        dst[0, i] = src[1, i]
-        dst[1, i] = src[0, i]
-
-
 @nb.njit(cache=True)
 def _net(board, W1s, b1s, W2s, b2s, x, h, y, out) -> None:
     """The net's outputs for ``board[1]`` on roll (a game not over): the forward pass of
