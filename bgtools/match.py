@@ -298,21 +298,9 @@ def apply_steps(position: Position, steps: Sequence[tuple[int, int]]) -> tuple[P
 
 
 def _target_from_text(position: Position, text: str) -> list[int]:
-    from .notation import IllegalMoveError, parse_move_text
+    from .notation import mover_after, parse_move_text
 
-    paths = parse_move_text(text)
-    target = list(position.on_roll)
-    for pts, n in paths:
-        a = pts[0][0]
-        b = pts[-1][0]
-        for _ in range(n):
-            sa = 24 if a == 25 else a - 1
-            if target[sa] <= 0:
-                raise IllegalMoveError(f"no checker on {'bar' if a == 25 else a} to move in {text!r}")
-            target[sa] -= 1
-            if b != 0:
-                target[b - 1] += 1
-    return target
+    return mover_after(position, parse_move_text(text), text)
 
 
 def _target_from_steps(position: Position, steps) -> list[int]:

@@ -130,6 +130,23 @@ def parse_move_text(text: str) -> list[tuple[list[tuple[int, bool]], int]]:
     return paths
 
 
+def mover_after(position: Position, paths, text: str = "") -> list[int]:
+    """The mover's 25 slots after the checker paths of :func:`parse_move_text` (no rules checked
+    but that each moved checker exists)."""
+    target = list(position.on_roll)
+    for pts, n in paths:
+        a = pts[0][0]
+        b = pts[-1][0]
+        for _ in range(n):
+            sa = 24 if a == 25 else a - 1
+            if target[sa] <= 0:
+                raise IllegalMoveError(f"no checker on {_pt(a)} to move in {text!r}")
+            target[sa] -= 1
+            if b != 0:
+                target[b - 1] += 1
+    return target
+
+
 def parse_play(position: Position, dice: Sequence[int], text: str,
                plays: list[Play] | None = None) -> Play:
     """Resolve move text to exactly one legal play of ``position`` with ``dice``.
@@ -146,19 +163,11 @@ def parse_play(position: Position, dice: Sequence[int], text: str,
             )
         raise IllegalMoveError("no legal play exists (an empty play is not a Play)")
     paths = parse_move_text(t)
-    target = list(position.on_roll)
+    target = mover_after(position, paths, t)
     starred: set[int] = set()
     landings: set[int] = set()
     for pts, n in paths:
-        a = pts[0][0]
         b = pts[-1][0]
-        for _ in range(n):
-            sa = 24 if a == 25 else a - 1
-            if target[sa] <= 0:
-                raise IllegalMoveError(f"no checker on {_pt(a)} to move in {t!r}")
-            target[sa] -= 1
-            if b != 0:
-                target[b - 1] += 1
         for p, s in pts[1:]:
             if s and p != 0:
                 starred.add(p)
