@@ -29,6 +29,7 @@ import numpy as np
 
 from . import bearoff as _bo
 from .movegen import MAX_PLAYS, _TABLE, _gen
+from .movegen import is_contact as _is_contact
 from .nn import game_over_probs as _game_over  # finished games scored exactly
 from .position import Position
 
@@ -254,21 +255,6 @@ def _contact_probs(board, os_mean, out):
         f = 0.08 + 0.004 * max(0.0, -lead) + 0.03 * back[1]
         out[3] = (1.0 - p) * min(f, 0.6)
         out[4] = out[3] * (0.08 if back[1] > 0 else 0.0)
-
-
-@nb.njit(cache=True)
-def _is_contact(board) -> bool:
-    b1 = -1
-    b0 = -1
-    for i in range(24, -1, -1):
-        if board[1, i] > 0:
-            b1 = i
-            break
-    for i in range(24, -1, -1):
-        if board[0, i] > 0:
-            b0 = i
-            break
-    return b1 + b0 > 22
 
 
 @nb.njit(cache=True)

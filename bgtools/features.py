@@ -29,6 +29,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .movegen import rearmost
+
 __all__ = [
     "NET_CONTACT",
     "NET_CRASHED",
@@ -70,16 +72,7 @@ def _crashed_side(side) -> bool:
 @nb.njit(cache=True)
 def net_class(board) -> int:
     """Which net evaluates ``board`` (``CLASS_OVER`` when a side has borne off all)."""
-    me_back = -1
-    opp_back = -1
-    for i in range(24, -1, -1):
-        if board[1, i] > 0:
-            me_back = i
-            break
-    for i in range(24, -1, -1):
-        if board[0, i] > 0:
-            opp_back = i
-            break
+    me_back, opp_back = rearmost(board)
     if me_back < 0 or opp_back < 0:
         return CLASS_OVER
     if me_back + opp_back <= 22:

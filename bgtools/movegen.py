@@ -63,6 +63,29 @@ def _record(me, opp, k1, k2, nsteps, st_from, st_to, keys, table, stamp, gen, ou
 
 
 @nb.njit(cache=True)
+def rearmost(board):
+    """Slots of the rearmost checkers (player on roll, opponent), -1 for a side with none."""
+    me_back = -1
+    opp_back = -1
+    for i in range(24, -1, -1):
+        if board[1, i] > 0:
+            me_back = i
+            break
+    for i in range(24, -1, -1):
+        if board[0, i] > 0:
+            opp_back = i
+            break
+    return me_back, opp_back
+
+
+@nb.njit(cache=True)
+def is_contact(board) -> bool:
+    """True while some checkers still have to pass each other (as Position.is_contact)."""
+    me_back, opp_back = rearmost(board)
+    return me_back + opp_back > 22
+
+
+@nb.njit(cache=True)
 def _decode_boards(board, keys, n, out_boards):
     """Write the boards of the first ``n`` stored keys (mover's nibbles + hit mask)."""
     for j in range(n):

@@ -21,7 +21,7 @@ from importlib import resources
 import numba as nb
 import numpy as np
 
-from .movegen import MAX_PLAYS, _TABLE, _gen
+from .movegen import MAX_PLAYS, _TABLE, _gen, is_contact
 
 __all__ = ["pubeval_weights", "pubeval_scores", "pubeval_choose", "is_race", "PubevalPlayer", "WIN_SCORE"]
 
@@ -39,17 +39,7 @@ def pubeval_weights() -> tuple[np.ndarray, np.ndarray]:
 @nb.njit(cache=True)
 def is_race(board) -> bool:
     """True when every checker of the side on roll has passed every opposing checker."""
-    me_back = -1
-    opp_back = -1
-    for i in range(24, -1, -1):
-        if board[1, i] > 0:
-            me_back = i
-            break
-    for i in range(24, -1, -1):
-        if board[0, i] > 0:
-            opp_back = i
-            break
-    return me_back + opp_back <= 22
+    return not is_contact(board)
 
 
 @nb.njit(cache=True)
