@@ -1,4 +1,6 @@
+import contextlib
 import gzip
+import os
 import json
 from pathlib import Path
 
@@ -26,3 +28,21 @@ def oracle_ids():
 import sys
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@contextlib.contextmanager
+def isolated_cache(folder):
+    """Point bgtools' cache (bear-off databases, evaluation cache) at ``folder`` for a while."""
+    from bgtools import bearoff
+
+    old = os.environ.get("BGTOOLS_CACHE_DIR")
+    os.environ["BGTOOLS_CACHE_DIR"] = str(folder)
+    bearoff._DB = None
+    try:
+        yield
+    finally:
+        bearoff._DB = None
+        if old is None:
+            os.environ.pop("BGTOOLS_CACHE_DIR", None)
+        else:
+            os.environ["BGTOOLS_CACHE_DIR"] = old

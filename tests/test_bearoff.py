@@ -1,10 +1,9 @@
 """Bear-off databases against gnubg's gnubg_os0.bd / gnubg_ts0.bd (all 2,000 oracle entries)."""
 
-import os
 
 import numpy as np
 import pytest
-from conftest import read_jsonl_gz
+from conftest import isolated_cache, read_jsonl_gz
 
 from bgtools import bearoff as B
 
@@ -12,15 +11,8 @@ from bgtools import bearoff as B
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     """Databases built in (or loaded from) a cache folder shared by this test session."""
-    old = os.environ.get("BGTOOLS_CACHE_DIR")
-    os.environ["BGTOOLS_CACHE_DIR"] = str(tmp_path_factory.getbasetemp() / "bgtools-cache")
-    B._DB = None
-    yield B.load_databases()
-    B._DB = None
-    if old is None:
-        os.environ.pop("BGTOOLS_CACHE_DIR", None)
-    else:
-        os.environ["BGTOOLS_CACHE_DIR"] = old
+    with isolated_cache(tmp_path_factory.getbasetemp() / "bgtools-cache"):
+        yield B.load_databases()
 
 
 @pytest.fixture(scope="module")

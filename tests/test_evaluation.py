@@ -1,14 +1,12 @@
 """Evaluation interface, exact endgames, lookahead and the eval/hint commands."""
 
 import json
-import os
 
 import numpy as np
 import pytest
-from conftest import read_jsonl_gz
+from conftest import isolated_cache, read_jsonl_gz
 from typer.testing import CliRunner
 
-from bgtools import bearoff as B
 from bgtools import evaluation as E
 from bgtools.movegen import ROLLS, legal_plays
 from bgtools.position import Position
@@ -18,15 +16,8 @@ OPENING = "4HPwATDgc/ABMA"
 
 @pytest.fixture(autouse=True, scope="module")
 def cache(tmp_path_factory):
-    old = os.environ.get("BGTOOLS_CACHE_DIR")
-    os.environ["BGTOOLS_CACHE_DIR"] = str(tmp_path_factory.getbasetemp() / "bgtools-cache")
-    B._DB = None
-    yield
-    B._DB = None
-    if old is None:
-        os.environ.pop("BGTOOLS_CACHE_DIR", None)
-    else:
-        os.environ["BGTOOLS_CACHE_DIR"] = old
+    with isolated_cache(tmp_path_factory.getbasetemp() / "bgtools-cache"):
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -1,28 +1,21 @@
 """Race counts (Keith, Thorp, Kleinman, Trice, EPC) and their place in ``bgtools show``."""
 
 import json
-import os
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from bgtools import bearoff as B
+from conftest import isolated_cache
 from bgtools import race as R
 from bgtools.position import Position
 
 
 @pytest.fixture(autouse=True, scope="module")
 def cache(tmp_path_factory):
-    old = os.environ.get("BGTOOLS_CACHE_DIR")
-    os.environ["BGTOOLS_CACHE_DIR"] = str(tmp_path_factory.getbasetemp() / "bgtools-cache")
-    B._DB = None
-    yield
-    B._DB = None
-    if old is None:
-        os.environ.pop("BGTOOLS_CACHE_DIR", None)
-    else:
-        os.environ["BGTOOLS_CACHE_DIR"] = old
+    with isolated_cache(tmp_path_factory.getbasetemp() / "bgtools-cache"):
+        yield
 
 
 def side(points: dict[int, int]) -> tuple[int, ...]:
