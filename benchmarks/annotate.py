@@ -29,9 +29,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bgtools.analysis import analyse_match  # noqa: E402
-from bgtools.evalcache import EvalCache  # noqa: E402
-from bgtools.match import read_match  # noqa: E402
+from bgtools.analysis.analyse import analyse_match  # noqa: E402
+from bgtools.analysis.evalcache import EvalCache  # noqa: E402
+from bgtools.formats import read_match  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 

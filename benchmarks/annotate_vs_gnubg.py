@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from bgtools.analysis import analyse_match, error_class  # noqa: E402
-from bgtools.match import read_match  # noqa: E402
+from bgtools.analysis.analyse import analyse_match, error_class  # noqa: E402
+from bgtools.formats import read_match  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 DEFAULT = [("selfplay/010-analysed.sgf", "matches/selfplay/010-analysed.sgf.gz"),
@@ -78,7 +78,7 @@ def gnubg_cube(note: dict, d, met) -> tuple[str, str] | None:
     if d.mwc_loss is None:
         dp = 1.0
     else:
-        from bgtools.matchstate import MatchState
+        from bgtools.core.matchstate import MatchState
 
         s = MatchState.from_match_id(d.match_id)
         me = s.player_on_roll
@@ -168,7 +168,7 @@ def main() -> None:
                       f"{d.equity_loss:7.4f} {loss:7.4f} {gply:>4}  {d.error_class:<9} {error_class(loss):<9}")
         if ours:
             print(f"-- {path.name}: {stats(ours, theirs)}")
-        from bgtools.met import load_met
+        from bgtools.engine.met import load_met
 
         met = load_met()
         same_action = same_resp = n_cube = 0

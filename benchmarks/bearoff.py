@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from bgtools import bearoff as B  # noqa: E402
-from bgtools.movegen import ROLLS, count_plays_batch  # noqa: E402
+from bgtools.engine import bearoff as B  # noqa: E402
+from bgtools.core.movegen import ROLLS, count_plays_batch  # noqa: E402
 
 
 def main() -> None:

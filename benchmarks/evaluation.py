@@ -5,7 +5,7 @@
    gnubg's own 0- and 1-ply against its 2-ply for scale.
 2. Speed on one core: static evaluations per second, one Python call per position and
    batched, for the default evaluator (and the network architecture with untrained
-   weights, when bgtools.nn is importable), beside gnubg's ``calibrate`` figure of
+   weights, when bgtools.engine.nn is importable), beside gnubg's ``calibrate`` figure of
    69k-132k/s (shared/oracle/timing.md); baseline timed in the same run: legal-move
    generation over the same boards (positions x 21 rolls), printed as a ratio.
 3. Time of a 2-ply ``hint`` from the opening position (3-1, and the mean over the 15
@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from bgtools import evaluation as E  # noqa: E402
-from bgtools.movegen import ROLLS, count_plays_batch  # noqa: E402
-from bgtools.position import Position  # noqa: E402
+from bgtools.engine import evaluation as E  # noqa: E402
+from bgtools.core.movegen import ROLLS, count_plays_batch  # noqa: E402
+from bgtools.core.position import Position  # noqa: E402
 
 GNUBG_CALIBRATE = "69,000-132,000 /s (gnubg 1.07 `calibrate`, 1 thread, same kind of 2-core machine)"
 
@@ -77,7 +77,7 @@ def speed(recs, ev, batch: int) -> None:
     if not isinstance(ev, E.HeuristicEvaluator):
         evaluators.append(("bgtools-heuristic", E.HeuristicEvaluator()))
     try:
-        from bgtools.nn import NeuralEvaluator, init_weights
+        from bgtools.engine.nn import NeuralEvaluator, init_weights
 
         evaluators.append(("nn architecture (untrained weights)", NeuralEvaluator(init_weights())))
     except Exception as e:  # noqa: BLE001 - the network is another module's; report and go on

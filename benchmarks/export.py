@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bgtools.export import export_files  # noqa: E402
-from bgtools.match import expand_paths, read_match  # noqa: E402
+from bgtools.formats import expand_paths, read_match  # noqa: E402
 
 
 def baseline(files: list[str]) -> tuple[int, float]:

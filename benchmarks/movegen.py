@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import numpy as np  # noqa: E402
 
-from bgtools.movegen import ROLLS, count_plays_batch  # noqa: E402
+from bgtools.core.movegen import ROLLS, count_plays_batch  # noqa: E402
 from reference_movegen import reference_plays  # noqa: E402
 
 

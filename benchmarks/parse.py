@@ -23,7 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bgtools.match import Roll, read_match  # noqa: E402
+from bgtools.formats import read_match
+
+from bgtools.model import Roll  # noqa: E402
 
 
 def files_in(folders) -> list[Path]:

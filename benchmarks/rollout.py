@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from bgtools.nn import Weights, load_default_network
-from bgtools.position import Position
-from bgtools.rollout import Job, RolloutSettings, run_chunk, warm_up
+from bgtools.engine.nn import Weights, load_default_network
+from bgtools.core.position import Position
+from bgtools.rollouts.rollout import Job, RolloutSettings, run_chunk, warm_up
 
 GNUBG_NO_VR = (227.0, 289.0)
 GNUBG_VR = (12.6, 12.8)

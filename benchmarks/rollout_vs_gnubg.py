@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bgtools.nn import Weights, load_default_network
-from bgtools.position import Position
-from bgtools.rollout import Job, RolloutSettings, rollout_many
+from bgtools.engine.nn import Weights, load_default_network
+from bgtools.core.position import Position
+from bgtools.rollouts.rollout import Job, RolloutSettings, rollout_many
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "oracle_rollouts.jsonl.gz"
 NAMES = ("win", "wg", "wbg", "lg", "lbg", "equity")

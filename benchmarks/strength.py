@@ -22,8 +22,8 @@ def main() -> None:
     ap.add_argument("--weights", default=None, help="an .npz of weights (default: the shipped net)")
     args = ap.parse_args()
 
-    from bgtools.nn import NeuralEvaluator, load_default_network
-    from bgtools.play import duel_vs_pubeval
+    from bgtools.engine.nn import NeuralEvaluator, load_default_network
+    from bgtools.engine.play import duel_vs_pubeval
 
     ev = NeuralEvaluator.from_file(args.weights) if args.weights else load_default_network()
     if ev is None:

@@ -14,53 +14,57 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from .matchstate import GameState, MatchIDError, MatchState, parse_any_id, parse_gnubg_id, parse_xgid, to_xgid
-from .position import Position, PositionClass, PositionError
+from bgtools.base import numbacache as _numbacache
 
-__version__ = "0.1.0"
+_numbacache.configure()  # before any kernel module is imported
+
+from bgtools.core.matchstate import GameState, MatchIDError, MatchState, parse_any_id, parse_gnubg_id, parse_xgid, to_xgid
+from bgtools.core.position import Position, PositionClass, PositionError
+
+from bgtools.base.version import __version__
 
 # name -> module that defines it; imported lazily so `import bgtools` stays fast
 _LAZY = {
-    "evaluate": "evaluation",
-    "rank_plays": "evaluation",
-    "default_evaluator": "evaluation",
-    "Evaluator": "evaluation",
-    "Evaluation": "evaluation",
-    "RankedPlay": "evaluation",
-    "load_databases": "bearoff",
-    "race_counts": "race",
-    "legal_plays": "movegen",
-    "Play": "movegen",
-    "ROLLS": "movegen",
-    "parse_play": "notation",
-    "format_play": "notation",
-    "MoveParseError": "notation",
-    "IllegalMoveError": "notation",
-    "AmbiguousMoveError": "notation",
-    "Match": "match",
-    "Game": "match",
-    "read_match": "match",
-    "read_matches": "match",
-    "to_dataframe": "export",
-    "analyse_match": "analysis",
-    "MatchAnalysis": "analysis",
-    "html_report": "report",
-    "iter_games": "match",
-    "replay": "match",
-    "MatchError": "match",
-    "MatchFileError": "match",
-    "NeuralEvaluator": "nn",
-    "load_default_network": "nn",
-    "PubevalPlayer": "pubeval",
-    "rollout": "rollout",
-    "RolloutSettings": "rollout",
-    "RolloutResult": "rollout",
-    "load_met": "met",
-    "MatchEquityTable": "met",
-    "cube_decision": "cube",
-    "cubeful_equity": "cube",
-    "CubeDecision": "cube",
-    "CubeInfo": "cube",
+    "evaluate": "engine.evaluation",
+    "rank_plays": "engine.evaluation",
+    "default_evaluator": "engine.evaluation",
+    "Evaluator": "engine.evaluation",
+    "Evaluation": "engine.evaluation",
+    "RankedPlay": "engine.evaluation",
+    "load_databases": "engine.bearoff",
+    "race_counts": "engine.race",
+    "legal_plays": "core.movegen",
+    "Play": "core.movegen",
+    "ROLLS": "core.movegen",
+    "parse_play": "core.moveparse",
+    "format_play": "core.notation",
+    "MoveParseError": "core.moveparse",
+    "IllegalMoveError": "core.moveparse",
+    "AmbiguousMoveError": "core.moveparse",
+    "Match": "model.match",
+    "Game": "model.game",
+    "read_match": "formats.read",
+    "read_matches": "formats.read",
+    "to_dataframe": "export.table",
+    "analyse_match": "analysis.analyse",
+    "MatchAnalysis": "analysis.records",
+    "html_report": "analysis.report",
+    "iter_games": "formats.read",
+    "replay": "model.replay",
+    "MatchProblem": "model.match",
+    "MatchFileError": "model.match",
+    "NeuralEvaluator": "engine.nn",
+    "load_default_network": "engine.nn",
+    "PubevalPlayer": "engine.pubeval",
+    "rollout": "rollouts.rollout",
+    "RolloutSettings": "rollouts.rollout",
+    "RolloutResult": "rollouts.rollout",
+    "load_met": "engine.met",
+    "MatchEquityTable": "engine.met",
+    "cube_decision": "engine.cube",
+    "cubeful_equity": "engine.cube",
+    "CubeDecision": "engine.cube",
+    "CubeInfo": "engine.cube",
 }
 
 __all__ = [

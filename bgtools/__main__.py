@@ -1,3 +1,3 @@
-from .cli import main
+from bgtools.cli.app import main
 
 main()

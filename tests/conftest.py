@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 @contextlib.contextmanager
 def isolated_cache(folder):
     """Point bgtools' cache (bear-off databases, evaluation cache) at ``folder`` for a while."""
-    from bgtools import bearoff
+    from bgtools.engine import bearoff
 
     old = os.environ.get("BGTOOLS_CACHE_DIR")
     os.environ["BGTOOLS_CACHE_DIR"] = str(folder)

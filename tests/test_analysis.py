@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bgtools.analysis import (AnalysisSettings, _Analyser, _Ctx, analyse_match, error_class, luck_class,
-                              rating)
-from bgtools.match import Roll, read_match, replay
-from bgtools.matchstate import MatchState
-from bgtools.position import Position
+from bgtools.analysis import AnalysisSettings, analyse_match, error_class, luck_class, rating
+from bgtools.analysis.analyse import _Analyser, _Ctx
+from bgtools.formats import read_match
+from bgtools.model import Roll, replay
+from bgtools.core.matchstate import MatchState
+from bgtools.core.position import Position
 
 DATA = Path(__file__).parent / "data" / "matches"
 M002 = DATA / "selfplay" / "002.mat"
@@ -108,7 +109,7 @@ def test_summaries_count_the_decisions(a002):
 @pytest.mark.parametrize("match_state", [None, MatchState(match_length=7, score=(2, 4), cube=2, cube_owner=0,
                                                              player_on_roll=0, dice=(3, 1))])
 def test_luck_averages_to_zero_over_all_rolls(match_state):
-    from bgtools.movegen import ROLLS
+    from bgtools.core.movegen import ROLLS
 
     an = _Analyser(None, AnalysisSettings(ply=0), None)
     pos = Position.from_id("OFfwATDMTvABMA")
@@ -127,10 +128,10 @@ def test_money_session_losses_are_per_unit_cube():
     a = analyse_match(m, ply=0, cache=None)
     assert all(d.mwc_loss is None for d in a.decisions)
     # a candidate's normalised equity = minus the opponent's best cubeful money value after the
-    # play (he is on roll, cube seen from him), divided by the cube: recomputed via bgtools.cube
-    from bgtools.cube import CubeInfo, cube_decision, cube_efficiency
-    from bgtools.evaluation import invert_probs
-    from bgtools.movegen import legal_plays
+    # play (he is on roll, cube seen from him), divided by the cube: recomputed via bgtools.engine.cube
+    from bgtools.engine.cube import CubeInfo, cube_decision, cube_efficiency
+    from bgtools.engine.evaluation import invert_probs
+    from bgtools.core.movegen import legal_plays
 
     cubed = [d for d in a.decisions if d.kind == "checker" and not d.forced
              and MatchState.from_match_id(d.match_id).cube > 1]
@@ -175,7 +176,7 @@ def test_agrees_with_gnubg_recorded_analysis_at_0_ply():
 
 
 def test_cache_makes_the_second_run_hit(m002, tmp_path):
-    from bgtools.evalcache import EvalCache
+    from bgtools.analysis.evalcache import EvalCache
 
     s = AnalysisSettings(ply=1, cube=False)
     game = type(m002)(m002.players, m002.length, m002.games[:1], source=m002.source)

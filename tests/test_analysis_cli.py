@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from bgtools.cli import app
-from bgtools.match import read_match
+from bgtools.cli.app import app
+from bgtools.formats import read_match
 
 runner = CliRunner()
 DATA = Path(__file__).parent / "data" / "matches"
@@ -94,7 +94,7 @@ def test_report_command(tmp_path):
 def test_gnubg_loads_our_annotated_sgf(tmp_path):
     """gnubg reads our A/DA/LU/skill properties back as its own analysis."""
     from bgtools.analysis import analyse_match, annotated_match
-    from bgtools.sgf import format_sgf
+    from bgtools.formats.sgf import format_sgf
 
     m = read_match(M002)
     a = analyse_match(m, ply=0, cache=None)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from conftest import isolated_cache, read_jsonl_gz
 
-from bgtools import bearoff as B
+from bgtools.engine import bearoff as B
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import sys
 
 from typer.testing import CliRunner
 
-from bgtools.cli import app
+from bgtools.cli.app import app
 
 runner = CliRunner()
 

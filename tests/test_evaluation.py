@@ -7,9 +7,9 @@ import pytest
 from conftest import isolated_cache, read_jsonl_gz
 from typer.testing import CliRunner
 
-from bgtools import evaluation as E
-from bgtools.movegen import ROLLS, legal_plays
-from bgtools.position import Position
+from bgtools.engine import evaluation as E
+from bgtools.core.movegen import ROLLS, legal_plays
+from bgtools.core.position import Position
 
 OPENING = "4HPwATDgc/ABMA"
 
@@ -133,7 +133,7 @@ def test_lookahead_improves_races(evals):
 
 # ----------------------------------------------------------------------------- CLI
 def run(*args, input=None):
-    from bgtools.cli import app
+    from bgtools.cli.app import app
 
     return CliRunner().invoke(app, list(args), input=input)
 

@@ -18,8 +18,10 @@ from typer.testing import CliRunner
 
 import bgtools
 from bgtools import export as ex
-from bgtools.cli import app
-from bgtools.match import Double, read_match, read_matches, replay_game
+from bgtools.export import writer as ex_writer
+from bgtools.cli.app import app
+from bgtools.formats import read_match, read_matches
+from bgtools.model import Double, replay_game
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "matches"
@@ -399,8 +401,8 @@ def test_failed_export_leaves_the_old_output_alone(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(task)
 
-    real = ex._work
-    monkeypatch.setattr(ex, "_work", boom)
+    real = ex_writer._work
+    monkeypatch.setattr(ex_writer, "_work", boom)
     with pytest.raises(KeyboardInterrupt):
         ex.export_files(SMALL, str(out), batch_rows=10)
     assert out.read_text() == "old\n" and os.listdir(tmp_path) == ["m.csv"]

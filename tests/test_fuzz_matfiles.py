@@ -8,10 +8,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgtools.match import MatchFileError, read_match
-from bgtools.matchjson import format_json
-from bgtools.matfile import format_mat
-from bgtools.sgf import format_sgf
+from bgtools.formats import read_match
+
+from bgtools.model import MatchFileError
+from bgtools.formats.matchjson import format_json
+from bgtools.formats.matfile import format_mat
+from bgtools.formats.sgf import format_sgf
 
 DATA = Path(__file__).parent / "data" / "matches"
 SEEDS = [

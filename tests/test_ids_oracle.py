@@ -2,8 +2,8 @@
 
 import pytest
 
-from bgtools.matchstate import GameState, MatchIDError, MatchState, parse_any_id, parse_gnubg_id, parse_xgid, to_xgid
-from bgtools.position import Position, PositionError, encode_position_key
+from bgtools.core.matchstate import GameState, MatchIDError, MatchState, parse_any_id, parse_gnubg_id, parse_xgid, to_xgid
+from bgtools.core.position import Position, PositionError, encode_position_key
 
 
 def _fields(ms: MatchState) -> dict:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.match import (Beaver, Double, Drop, Match, MatchFileError, Resign, Roll, Take, Win, match_summary,
-                           read_match, read_matches, replay)
-from bgtools.matchjson import format_json, parse_json
-from bgtools.matfile import format_mat, lark_parser, scan_line
-from bgtools.sgf import format_sgf
+from bgtools.formats import read_match, read_matches
+
+from bgtools.model import Match, MatchFileError, Roll, match_summary, replay
+from bgtools.formats.matchjson import format_json, parse_json
+from bgtools.formats.matfile import format_mat, lark_parser, scan_line
+from bgtools.formats.sgf import format_sgf
 
 DATA = Path(__file__).parent / "data" / "matches"
 
@@ -234,7 +235,7 @@ def test_replay_steps_ids():
     assert len(steps) == len(m.games[0].actions)
     first = steps[0]
     assert first.position_id == "4HPwATDgc/ABMA" and first.state.dice == (3, 2) and first.legal_plays > 1
-    from bgtools.matchstate import MatchState, parse_xgid
+    from bgtools.core.matchstate import MatchState, parse_xgid
 
     for s in steps[:10]:
         pos, st = parse_xgid(s.xgid)

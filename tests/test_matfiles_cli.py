@@ -7,8 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from bgtools.cli import app
-from bgtools.match import read_match
+from bgtools.cli.app import app
+from bgtools.formats import read_match
 
 DATA = Path(__file__).parent / "data" / "matches"
 HAL = DATA / "realmatches/halheinrich-bgmatchformat"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.match import read_match
-from bgtools.matfile import write_mat
-from bgtools.sgf import write_sgf
+from bgtools.formats import read_match
+from bgtools.formats.matfile import write_mat
+from bgtools.formats.sgf import write_sgf
 
 DATA = Path(__file__).parent / "data" / "matches"
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")

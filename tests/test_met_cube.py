@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.cube import CubeInfo, cube_decision, cube_efficiency, cubeful_equity
-from bgtools.matchstate import MatchState
-from bgtools.met import load_met
-from bgtools.position import Position
+from bgtools.engine.cube import CubeInfo, cube_decision, cube_efficiency, cubeful_equity
+from bgtools.core.matchstate import MatchState
+from bgtools.engine.met import load_met
+from bgtools.core.position import Position
 
 
 def test_met_published_values():

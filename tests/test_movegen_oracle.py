@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from bgtools.movegen import ROLLS, count_plays_batch, legal_plays
-from bgtools.notation import parse_play
-from bgtools.position import Position
+from bgtools.core.movegen import ROLLS, count_plays_batch, legal_plays
+from bgtools.core.moveparse import parse_play
+from bgtools.core.position import Position
 
 
 def test_oracle_has_all_rolls(oracle_positions):

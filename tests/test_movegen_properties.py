@@ -5,9 +5,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.movegen import legal_plays
-from bgtools.notation import parse_play
-from bgtools.position import Position
+from bgtools.core.movegen import legal_plays
+from bgtools.core.moveparse import parse_play
+from bgtools.core.position import Position
 from reference_movegen import reference_plays
 
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from bgtools import Position, PositionClass, legal_plays
-from bgtools.features import (CLASS_OVER, MAX_INPUTS, N_INPUTS, N_SIDE_CONTACT, N_SIDE_RACE, NET_CONTACT,
+from bgtools.engine.features import (CLASS_OVER, MAX_INPUTS, N_INPUTS, N_SIDE_CONTACT, N_SIDE_RACE, NET_CONTACT,
                               NET_CRASHED, NET_RACE, _escapes, _hit_rolls, encode, encode_batch, net_class)
-from bgtools.nn import NeuralEvaluator, Weights, evaluate_boards_kernel, init_weights, load_default_network, nn_forward
-from bgtools.pubeval import PubevalPlayer, pubeval_scores
+from bgtools.engine.nn import NeuralEvaluator, Weights, evaluate_boards_kernel, init_weights, load_default_network, nn_forward
+from bgtools.engine.pubeval import PubevalPlayer, pubeval_scores
 
 DATA = Path(__file__).parent / "data"
 POSITIONS = [json.loads(line) for line in (DATA / "nn_positions.jsonl").read_text().splitlines()]
@@ -190,7 +190,7 @@ def test_forward_matches_numpy_reference():
 def test_tabulated_sigmoid_is_accurate():
     import numba as nb
 
-    from bgtools.nn import sigmoid
+    from bgtools.engine.nn import sigmoid
 
     @nb.njit
     def apply(v):
@@ -256,7 +256,7 @@ def test_default_network_if_shipped():
 
 # -- training -------------------------------------------------------------------------------
 def test_td_training_is_seeded_and_changes_weights():
-    from bgtools.train import td_games
+    from bgtools.training.train import td_games
 
     a = init_weights((8, 6, 6), seed=1)
     b = init_weights((8, 6, 6), seed=1)
@@ -271,7 +271,7 @@ def test_td_training_is_seeded_and_changes_weights():
 
 
 def test_checkpoint_resume_reproduces(tmp_path):
-    from bgtools.train import TrainConfig, train_run
+    from bgtools.training.train import TrainConfig, train_run
 
     cfg = TrainConfig(games=6, hidden=(8, 6, 6), chunk=2, ckpt_every=2, eval_every=0, seed=3)
     straight = train_run(tmp_path / "a", cfg, echo=lambda s: None)
@@ -285,7 +285,7 @@ def test_checkpoint_resume_reproduces(tmp_path):
 
 
 def test_init_starts_a_later_stage_from_saved_weights(tmp_path):
-    from bgtools.train import TrainConfig, train_run
+    from bgtools.training.train import TrainConfig, train_run
 
     cfg = TrainConfig(games=4, hidden=(8, 6, 6), chunk=2, ckpt_every=2, eval_every=0, seed=3)
     first = train_run(tmp_path / "a", cfg, echo=lambda s: None)
@@ -302,7 +302,7 @@ def test_init_starts_a_later_stage_from_saved_weights(tmp_path):
 
 
 def test_duel_is_deterministic_and_scores_are_points():
-    from bgtools.play import duel_vs_pubeval
+    from bgtools.engine.play import duel_vs_pubeval
 
     w = init_weights((8, 6, 6), seed=1)
     r1, pts1 = duel_vs_pubeval(w, 6, seed=11, points=True)
@@ -315,7 +315,7 @@ def test_duel_is_deterministic_and_scores_are_points():
 def test_cli_train_writes_checkpoint_and_log(tmp_path):
     from typer.testing import CliRunner
 
-    from bgtools.cli import app
+    from bgtools.cli.app import app
 
     run = tmp_path / "run"
     res = CliRunner().invoke(app, ["train", "--run", str(run), "--games", "4", "--hidden", "8,6,6",

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from bgtools.position import Position, PositionClass
+from bgtools.core.position import Position, PositionClass
 
 GNUBG_CLASS = {4: PositionClass.BEAROFF, 6: PositionClass.BEAROFF, 8: PositionClass.RACE,
                9: PositionClass.CRASHED, 10: PositionClass.CONTACT}

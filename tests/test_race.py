@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from bgtools import bearoff as B
+from bgtools.engine import bearoff as B
 from conftest import isolated_cache
-from bgtools import race as R
-from bgtools.position import Position
+from bgtools.engine import race as R
+from bgtools.core.position import Position
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -84,7 +84,7 @@ def test_race_report_only_for_races():
 
 
 def test_show_prints_race_counts():
-    from bgtools.cli import app
+    from bgtools.cli.app import app
 
     pos = Position.from_sides(side({6: 5, 5: 5, 3: 5}), side({6: 5, 5: 5, 4: 5}))
     res = CliRunner().invoke(app, ["show", pos.position_id(), "--json"])

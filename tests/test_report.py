@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bgtools.analysis import analyse_match
-from bgtools.match import read_match
-from bgtools.report import equity_chart_svg, html_report
+from bgtools.analysis.analyse import analyse_match
+from bgtools.formats import read_match
+from bgtools.analysis.report import equity_chart_svg, html_report
 
 DATA = Path(__file__).parent / "data" / "matches"
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
                  if p and os.path.exists(p)), None)
-BOARD = (0xD9, 0xB7, 0x7E)  # board field colour in bgtools.svg
+BOARD = (0xD9, 0xB7, 0x7E)  # board field colour in bgtools.analysis.svg
 WIN_LINE = (0x2B, 0x6C, 0xB0)  # the chart's winning-chance line
 
 

@@ -6,11 +6,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from bgtools import bearoff as bo
-from bgtools.matchstate import MatchState
-from bgtools.nn import load_default_network
-from bgtools.position import Position
-from bgtools.rollout import (CHUNK, Job, Partial, RolloutError, RolloutSettings, roll_dice, rollout, rollout_many,
+from bgtools.engine import bearoff as bo
+from bgtools.core.matchstate import MatchState
+from bgtools.engine.nn import load_default_network
+from bgtools.core.position import Position
+from bgtools.rollouts.rollout import (CHUNK, Job, Partial, RolloutError, RolloutSettings, roll_dice, rollout, rollout_many,
                              run_chunk)
 
 W = load_default_network().weights

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.match import Beaver, Double, MatchFileError, Resign, Roll, Take, Win, read_match
-from bgtools.sgf import format_sgf, parse_collection
+from bgtools.formats import read_match
+
+from bgtools.model import Beaver, Double, MatchFileError, Resign, Roll, Take, Win
+from bgtools.formats.sgf import format_sgf, parse_collection
 
 DATA = Path(__file__).parent / "data" / "matches"
 

@@ -4,9 +4,9 @@ import xml.etree.ElementTree as ET
 
 from typer.testing import CliRunner
 
-from bgtools.cli import app
-from bgtools.position import Position
-from bgtools.svg import board_svg
+from bgtools.cli.app import app
+from bgtools.core.position import Position
+from bgtools.analysis.svg import board_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

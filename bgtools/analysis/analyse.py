@@ -1,0 +1,456 @@
+"""Match analysis: checker-play and cube errors, luck and per-player summaries (like gnubg's
+"analyse match"), for one match at a time.
+
+:func:`analyse_match` replays a :class:`~bgtools.model.match.Match` and returns a
+:class:`MatchAnalysis`: one :class:`Decision` per analysed action and a
+:class:`PlayerSummary` per player.  Definitions (see ``docs/analysis.md``):
+
+* **Equity** is cubeful and *normalised*: money equity per unit of the current cube; in
+  match play the match winning chance (MWC) mapped linearly so that losing / winning the
+  current cube's worth of points is -1 / +1 (gnubg's "EMG").  Cubeful values come from
+  the cubeless evaluation through :mod:`bgtools.engine.cube` (Janowski, match equity table).
+* **Checker play**: the legal plays are evaluated at 0 ply; with ``ply >= 1`` at most
+  ``keep`` of them within ``threshold`` of the best go deeper (with ``ply >= 2`` a 1-ply
+  stage keeps at most ``keep1`` within ``threshold1``); the play made is always
+  evaluated at the full ply.  Its *equity loss* is best minus played.  Forced plays
+  (one legal play or none) are not decisions.
+* **Error classes** (gnubg 1.07 defaults): loss > 0.03 doubtful, > 0.06 bad, > 0.12 very bad.
+* **Cube**: at every turn where the player on roll could double, and at every double
+  and answer, the no double / double-take / double-pass values give the proper action;
+  the loss of the action taken assumes correct play by the other side.  A cube decision
+  counts in the error rates when a double was made or doubling was within
+  ``close_cube`` (0.16) of not doubling, or too good.
+* **Luck** of a roll: the normalised equity after the best play for that roll (at
+  ``luck_ply``) minus the average of the same over all 36 rolls (30 for the opening roll).
+
+>>> from bgtools.model.match import read_match
+>>> m = read_match(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5   42: 8/4 6/4\\n")
+>>> a = analyse_match(m, ply=0, cache=None)
+>>> [(d.kind, d.played, d.error_class) for d in a.decisions]
+[('checker', '8/5 6/5', 'none'), ('checker', '8/4 6/4', 'none')]
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import numba as nb
+import numpy as np
+
+from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis, Decision, GameSummary,
+                                      MatchAnalysis, PlayerSummary, error_class, luck_class, PHASES)
+from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
+from bgtools.engine.met import mwc_after
+
+__all__ = ["analyse_match", "AnalysisSettings", "MatchAnalysis", "Decision"]
+
+
+# ----------------------------------------------------------------------------- the analyser
+@nb.njit(cache=True)
+def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post):
+    """Mover's cubeful value (points, or MWC) of positions after his play: the opponent, on
+    roll in ``boards``, takes his best cube action (cube ``owner`` seen from him)."""
+    n = probs.shape[0]
+    raw = np.empty(n)
+    po = np.empty(5)
+    out = np.empty(4)
+    for i in range(n):
+        p = probs[i]
+        left = 0
+        for k in range(25):
+            left += boards[i, 0, k]
+        if left == 0:  # the mover has borne off: the exact result
+            pts = cube * int(1.0 + p[1] + p[2] + 0.5)
+            raw[i] = pts if money else mwc_after(pre, post, am, ao, pts)
+            continue
+        po[0] = min(max(1.0 - p[0], 0.0), 1.0)
+        po[1] = min(max(p[3], 0.0), po[0])
+        po[2] = min(max(p[4], 0.0), po[1])
+        po[3] = min(max(p[1], 0.0), 1.0 - po[0])
+        po[4] = min(max(p[2], 0.0), po[3])
+        code = cube_values(po, money, ao, am, cube, owner, crawford, cube_x(boards[i]), pre, post, out)
+        vo = out[0] if code == UNAVAILABLE else max(out[0], min(out[1], out[2]))
+        raw[i] = -vo if money else 1.0 - vo
+    return raw
+
+
+_OPP_OWNER = (0, 2, 1)
+
+
+class _Ctx:
+    """Cube and score seen from one player: money?, (his, opponent's) away, cube, owner, crawford."""
+
+    __slots__ = ("money", "am", "ao", "cube", "owner", "crawford")
+
+    def __init__(self, state, length_ok: bool) -> None:
+        from bgtools.engine.cube import CubeInfo
+
+        info = CubeInfo.from_state(state)
+        self.money = info.money or not length_ok
+        self.am, self.ao = info.away
+        self.cube = info.cube
+        self.owner = info.owner
+        self.crawford = info.crawford
+
+
+class _Analyser:
+    def __init__(self, evaluator, settings: AnalysisSettings, cache) -> None:
+        from bgtools.engine import cube as _cube
+        from bgtools.engine.evaluation import default_evaluator
+        from bgtools.engine.met import load_met
+
+        self.ev = evaluator or default_evaluator()
+        self.s = settings
+        self.cache = cache
+        self.met = load_met()
+        self.pre, self.post = self.met.pre, self.met.post
+        self._cube = _cube
+        self._out = np.zeros(4, np.float64)
+        self.ev_name = f"{self.ev.name} {self.ev.version}"
+        self._memo: dict[tuple[int, bytes], np.ndarray] = {}
+
+    # -- evaluation with the cache --------------------------------------------------
+    def eval_boards(self, boards: np.ndarray, ply: int) -> np.ndarray:
+        """float64[n, 5] for the player on roll of each board (``[1]``).  Deeper than 0 ply,
+        values are remembered for the run (the position after a play is the next pre-roll
+        position) and kept in the SQLite cache when there is one."""
+        from bgtools.engine.evaluation import evaluate_boards
+
+        b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+        if ply == 0 or b.shape[0] == 0:
+            return evaluate_boards(b, ply, self.ev)
+        keys = [(ply, row.tobytes()) for row in b]
+        out = np.empty((b.shape[0], 5), np.float64)
+        miss = []
+        for i, k in enumerate(keys):
+            v = self._memo.get(k)
+            if v is None:
+                miss.append(i)
+            else:
+                out[i] = v
+        if miss and self.cache is not None:
+            setting = f"{self.ev_name}|ply={ply}"
+            got = self.cache.get(setting, b[miss])
+            still = []
+            for i, v in zip(miss, got):
+                if v is None:
+                    still.append(i)
+                else:
+                    out[i] = v
+                    self._memo[keys[i]] = v
+            if still:
+                new = evaluate_boards(b[still], ply, self.ev)
+                out[still] = new
+                self.cache.put(setting, b[still], new)
+            miss = still
+        elif miss:
+            out[miss] = evaluate_boards(b[miss], ply, self.ev)
+        for i in miss:
+            self._memo[keys[i]] = out[i].copy()
+        return out
+
+    # -- cubeful values ---------------------------------------------------------------
+    def to_norm(self, v: float, c: _Ctx) -> float:
+        """Mover's cubeful value (points or MWC) -> normalised equity."""
+        if c.money:
+            return v / c.cube
+        return self.met.emg(v, c.am, c.ao, c.cube)
+
+    def after_values(self, probs: np.ndarray, boards: np.ndarray, c: _Ctx) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        """Normalised cubeful equity (and MWC) for the mover of positions after his play
+        (``boards``: opponent on roll; ``probs``: mover's cubeless view)."""
+        raw = _after_kernel(np.ascontiguousarray(probs, np.float64), np.ascontiguousarray(boards, np.int8),
+                            c.money, c.am, c.ao, c.cube, _OPP_OWNER[c.owner], c.crawford, self.pre, self.post)
+        if c.money:
+            return raw / c.cube, None
+        lo, hi = self.met.after(c.am, c.ao, -c.cube), self.met.after(c.am, c.ao, c.cube)
+        norm = 2.0 * (raw - lo) / (hi - lo) - 1.0 if hi > lo else np.zeros_like(raw)
+        return norm, raw
+
+    def cube_analysis(self, position, c: _Ctx) -> Optional[CubeAnalysis]:
+        """The decision of the player on roll before his roll; None when he cannot double."""
+        cube = self._cube
+        board = position.to_array()
+        p = self.eval_boards(board[None], self.s.ply)[0]
+        p = np.clip(p, 0.0, 1.0)
+        x = cube.cube_x(board)
+        code = cube.cube_values(p, c.money, c.am, c.ao, c.cube, c.owner, c.crawford, x, self.pre, self.post,
+                                self._out)
+        if code == cube.UNAVAILABLE:
+            return None
+        nd, dt, dp = (float(v) for v in self._out[:3])
+        action = cube.ACTIONS[code]
+        mwc = None if c.money else (nd, dt, dp)
+        return CubeAnalysis(tuple(float(v) for v in p), self.to_norm(nd, c), self.to_norm(dt, c),
+                            self.to_norm(dp, c), action, "take" if dt <= dp else "pass", mwc, self.s.ply)
+
+    # -- luck --------------------------------------------------------------------------
+    def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
+        from bgtools.engine.evaluation import _ROLLS, _best_children, _expand, equity, invert_probs
+
+        board = position.to_array()[None]
+        children, offsets = _expand(board)
+        p0 = self.eval_boards(children, self.s.luck_ply)
+        best = _best_children(equity(p0), offsets)
+        mover = invert_probs(p0[best])
+        norm, raw = self.after_values(mover, children[best], c)
+        hi, lo = max(dice), min(dice)
+        r = next(i for i, (a, b) in enumerate(_ROLLS) if a == hi and b == lo)
+        w = np.array([(0.0 if opening else 1.0) if a == b else 2.0 for a, b in _ROLLS])
+        w /= w.sum()
+        luck = float(norm[r] - w @ norm)
+        return luck, (None if raw is None else float(raw[r] - w @ raw))
+
+    def after_play(self, position, play, c: _Ctx, player: int) -> tuple[float, Optional[float]]:
+        """Player 0's game winning chance (and MWC) after a forced play (None: a dance)."""
+        from bgtools.engine.evaluation import invert_probs
+
+        if play is not None:
+            board = play.after.to_array()
+        else:
+            b = position.to_array()
+            board = np.stack([b[1], b[0]])
+        probs = invert_probs(self.eval_boards(board[None], self.s.ply))
+        _, raw = self.after_values(probs, board[None], c)
+        w = float(probs[0, 0])
+        m = None if raw is None else float(raw[0])
+        if player == 1:
+            w, m = 1.0 - w, (None if m is None else 1.0 - m)
+        return w, m
+
+    # -- checker play -----------------------------------------------------------------
+    def checker(self, position, dice, play, c: _Ctx):
+        from bgtools.engine.evaluation import equity, invert_probs
+        from bgtools.core.movegen import legal_plays
+
+        s = self.s
+        plays = legal_plays(position, dice)
+        after = np.stack([p.after.to_array() for p in plays])
+        target = play.after.to_array().tobytes()
+        played = next(i for i in range(len(plays)) if after[i].tobytes() == target)
+        probs = invert_probs(self.eval_boards(after, 0))
+        depth = np.zeros(len(plays), np.int64)
+        if s.ply >= 1:
+            eq = equity(probs)
+            order = np.argsort(-eq, kind="stable")
+            keep = [int(i) for i in order[:s.keep] if eq[i] >= eq[order[0]] - s.threshold]
+            if played not in keep:
+                keep.append(played)
+            if s.ply >= 2:
+                idx = np.array(keep)
+                probs[idx] = invert_probs(self.eval_boards(after[idx], 1))
+                depth[idx] = 1
+                eq1 = equity(probs[idx])
+                o1 = np.argsort(-eq1, kind="stable")
+                keep = [int(idx[i]) for i in o1[:s.keep1] if eq1[i] >= eq1[o1[0]] - s.threshold1]
+                if played not in keep:
+                    keep.append(played)
+            idx = np.array(keep)
+            probs[idx] = invert_probs(self.eval_boards(after[idx], s.ply))
+            depth[idx] = s.ply
+        norm, raw = self.after_values(probs, after, c)
+        order = sorted(range(len(plays)), key=lambda i: (-depth[i], -norm[i]))
+        shown = order[:s.max_candidates]
+        if played not in shown:
+            shown.append(played)
+        cands = tuple(Candidate(plays[i].notation(), tuple(float(v) for v in probs[i]), float(norm[i]),
+                                None if raw is None else float(raw[i]), int(depth[i]),
+                                tuple(plays[i].steps)) for i in shown)
+        return cands, shown.index(played), len(plays)
+
+
+def _phase(position) -> str:
+    return PHASES[int(position.classify())]
+
+
+def analyse_match(match, ply: int = 2, evaluator=None, *, settings: Optional[AnalysisSettings] = None,
+                  cache="default", label: Optional[str] = None,
+                  progress: Optional[Callable[[int], None]] = None) -> MatchAnalysis:
+    """Analyse every checker play, cube decision and roll of ``match``.
+
+    ``ply`` is the search depth (ignored when ``settings`` is given); ``evaluator``
+    defaults to :func:`bgtools.engine.evaluation.default_evaluator`; ``cache`` is an
+    :class:`~bgtools.analysis.evalcache.EvalCache`, ``"default"`` (the user cache file) or None.
+    ``label`` names the file in row keys (default ``match.source``).  ``progress(n)``
+    is called with the number of actions done after each game.  Games with reading
+    errors are skipped (their 1-based indices in ``skipped_games``).
+    """
+    from bgtools.model.game import Beaver, Double, Drop, Roll, Take
+    from bgtools.model.replay import replay_game
+
+    s = settings or AnalysisSettings(ply=ply)
+    own_cache = False
+    if isinstance(cache, str):
+        from bgtools.analysis.evalcache import EvalCache
+
+        cache, own_cache = EvalCache(), True
+    an = _Analyser(evaluator, s, cache)
+    length_ok = match.length <= an.met.length
+    label = label if label is not None else (match.source or "<match 1>")
+    names = (match.players[0] or "player 0", match.players[1] or "player 1")
+    decisions: list[Decision] = []
+    games: list[GameSummary] = []
+    skipped: list[int] = []
+    try:
+        for gi, g in enumerate(match.games):
+            if g.errors or g.props.get("_setup"):
+                skipped.append(gi + 1)
+                if progress:
+                    progress(len(g.actions))
+                continue
+            turn, opened_by, first_roll = 0, None, True
+            pending: Optional[tuple[CubeAnalysis, _Ctx, int]] = None
+            prefix = f"{label}:{gi + 1}:"
+            for st in replay_game(match, g, gi):
+                a = st.action
+                pl = a.player
+                if isinstance(a, Roll):
+                    if opened_by != pl:
+                        turn += 1
+                    doubled_now = opened_by == pl
+                    opened_by = None
+                    if a.status not in ("play", "dance"):
+                        if a.status in ("illegal", "unchecked"):
+                            break
+                        first_roll = False
+                        continue
+                    pos, state = st.position, st.state
+                    c = _Ctx(state, length_ok)
+                    base = dict(row_key=prefix + str(st.index), game=gi + 1, action_index=st.index,
+                                move_number=turn, player=pl, player_name=names[pl], phase=_phase(pos),
+                                position_id=st.position_id, match_id=st.match_id)
+                    if s.cube and not first_roll and not doubled_now and length_ok:
+                        ca = an.cube_analysis(pos, c)
+                        if ca is not None:
+                            best = min(ca.dt, ca.dp)
+                            loss = max(0.0, best - ca.nd)
+                            close = best >= ca.nd - s.close_cube or ca.action != "no double"
+                            mloss = None if ca.mwc is None else max(0.0, min(ca.mwc[1], ca.mwc[2]) - ca.mwc[0])
+                            decisions.append(Decision(
+                                **base, kind="cube", dice=None, played="no double",
+                                best="double" if ca.action == "double" else ca.action, equity_loss=loss,
+                                mwc_loss=mloss, error_class=error_class(loss), counted=close, cube=ca))
+                    dice = a.dice
+                    luck, luck_mwc = an.luck(pos, dice, c, first_roll)
+                    first_roll = False
+                    dtext = f"{max(dice)}{min(dice)}"
+                    lk = dict(luck=luck, luck_mwc=luck_mwc, luck_class=luck_class(luck))
+                    if st.play is not None and st.legal_plays > 1:
+                        cands, pi, n = an.checker(pos, dice, st.play, c)
+                        loss = max(0.0, cands[0].equity - cands[pi].equity)
+                        mloss = None if cands[pi].mwc is None else max(0.0, cands[0].mwc - cands[pi].mwc)
+                        pw = cands[pi].probs[0] if pl == 0 else 1.0 - cands[pi].probs[0]
+                        mw = None if cands[pi].mwc is None else (cands[pi].mwc if pl == 0 else 1 - cands[pi].mwc)
+                        decisions.append(Decision(
+                            **base, kind="checker", dice=dtext, played=cands[pi].move, best=cands[0].move,
+                            equity_loss=loss, mwc_loss=mloss, error_class=error_class(loss), candidates=cands,
+                            played_index=pi, legal_plays=n, win_after=pw, mwc_after=mw,
+                            steps=tuple(st.play.steps), **lk))
+                    else:
+                        text = st.play.notation() if st.play is not None else ""
+                        pw, mw = an.after_play(pos, st.play, c, pl)
+                        decisions.append(Decision(
+                            **base, kind="checker", dice=dtext, played=text, best=text, equity_loss=0.0,
+                            error_class="none", forced=True, counted=False, legal_plays=st.legal_plays,
+                            steps=tuple(st.play.steps) if st.play is not None else (), win_after=pw,
+                            mwc_after=mw, **lk))
+                elif isinstance(a, Double):
+                    turn += 1
+                    opened_by = pl
+                    c = _Ctx(st.state, length_ok)
+                    if not s.cube or not length_ok:
+                        continue
+                    ca = an.cube_analysis(st.position, c)
+                    if ca is None:
+                        continue
+                    best = max(ca.nd, min(ca.dt, ca.dp))
+                    loss = max(0.0, best - min(ca.dt, ca.dp))
+                    mloss = None
+                    if ca.mwc is not None:
+                        nd, dt, dp = ca.mwc
+                        mloss = max(0.0, max(nd, min(dt, dp)) - min(dt, dp))
+                    decisions.append(Decision(
+                        row_key=prefix + str(st.index), game=gi + 1, action_index=st.index, move_number=turn,
+                        player=pl, player_name=names[pl], kind="cube", dice=None, played="double",
+                        best="double" if ca.action == "double" else ca.action, equity_loss=loss, mwc_loss=mloss,
+                        error_class=error_class(loss), phase=_phase(st.position), position_id=st.position_id,
+                        match_id=st.match_id, cube=ca))
+                    pending = (ca, c, pl)
+                elif isinstance(a, (Take, Drop, Beaver)) and pending is not None:
+                    ca, c, doubler = pending
+                    pending = None
+                    took = not isinstance(a, Drop)
+                    best = min(ca.dt, ca.dp)
+                    loss = max(0.0, (ca.dt if took else ca.dp) - best)
+                    mloss = None
+                    if ca.mwc is not None:
+                        mloss = max(0.0, (ca.mwc[1] if took else ca.mwc[2]) - min(ca.mwc[1], ca.mwc[2]))
+                    played = "beaver" if isinstance(a, Beaver) else ("take" if took else "pass")
+                    decisions.append(Decision(
+                        row_key=prefix + str(st.index), game=gi + 1, action_index=st.index, move_number=turn,
+                        player=pl, player_name=names[pl], kind="cube", dice=None, played=played, best=ca.response,
+                        equity_loss=loss, mwc_loss=mloss, error_class=error_class(loss),
+                        phase=_phase(st.position), position_id=st.position_id, match_id=st.match_id, cube=ca))
+            gd = [d for d in decisions if d.game == gi + 1]
+            res = g.result
+            games.append(GameSummary(
+                gi + 1, g.number, tuple(g.score),
+                tuple(sum(d.luck or 0.0 for d in gd if d.player == p) for p in (0, 1)),
+                tuple(sum(d.equity_loss for d in gd if d.player == p and d.counted and not d.forced) for p in (0, 1)),
+                None if res is None else res.winner, 0 if res is None else res.points))
+            if progress:
+                progress(len(g.actions))
+    finally:
+        hits, misses = (cache.hits, cache.misses) if cache is not None else (0, 0)
+        if own_cache:
+            cache.close()
+    summaries = tuple(_summary(match, p, names[p], decisions, an.met, length_ok) for p in (0, 1))
+    return MatchAnalysis(label, names, match.length, tuple(decisions), summaries, tuple(games), s, an.ev_name,
+                         tuple(skipped), hits, misses)
+
+
+def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, length_ok: bool) -> PlayerSummary:
+    mine = [d for d in decisions if d.player == p]
+    moves = [d for d in mine if d.kind == "checker" and not d.forced]
+    cubes = [d for d in mine if d.kind == "cube" and d.counted]
+    classes = ("doubtful", "bad", "very bad")
+    checker_errors = {k: sum(d.error_class == k for d in moves) for k in classes}
+    cube_errors = {k: sum(d.error_class == k for d in cubes) for k in classes}
+    by_phase: dict = {}
+    for d in moves + cubes:
+        if d.error_class != "none":
+            by_phase.setdefault(d.phase, {k: 0 for k in classes})[d.error_class] += 1
+    rolls = [d for d in mine if d.kind == "checker" and d.luck is not None]
+    luck = sum(d.luck for d in rolls)
+    from bgtools.core.matchstate import MatchState
+
+    luck_points = sum(d.luck * MatchState.from_match_id(d.match_id).cube for d in rolls)
+    mwc_loss = None
+    luck_mwc = None
+    if match.length and length_ok:
+        luck_mwc = sum(d.luck_mwc or 0.0 for d in rolls)
+        mwc_loss = sum(d.mwc_loss or 0.0 for d in moves + cubes)
+        fs = match.final_score
+        start = met.mwc(match.length - match.games[0].score[p], match.length - match.games[0].score[1 - p]) \
+            if match.games and max(match.games[0].score) < match.length else 0.5
+        if fs[p] >= match.length:
+            end = 1.0
+        elif fs[1 - p] >= match.length:
+            end = 0.0
+        else:
+            try:
+                end = met.mwc(match.length - fs[p], match.length - fs[1 - p],
+                              post_crawford=1 in (match.length - fs[0], match.length - fs[1])
+                              and any(g.crawford for g in match.games))
+            except ValueError:
+                end = 0.5
+        result = end - start
+        adjusted = result - luck_mwc
+    else:
+        result = float(sum((g.result.points if g.result.winner == p else -g.result.points)
+                           for g in match.games if g.result is not None))
+        adjusted = result - luck_points
+    return PlayerSummary(p, name, len(moves), sum(d.equity_loss for d in moves), len(cubes),
+                         sum(d.equity_loss for d in cubes), checker_errors, cube_errors, by_phase, luck, luck_points,
+                         luck_mwc, result, adjusted, mwc_loss)
+

@@ -1,0 +1,96 @@
+"""Annotating files: one match file in, its analysis out in each format asked for
+(JSON, JSON lines, CSV, Parquet, gnubg SGF, HTML), written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from bgtools.analysis.analyse import analyse_match
+from bgtools.analysis.records import MatchAnalysis
+from bgtools.analysis.report import html_report
+from bgtools.analysis.sgfout import annotated_match
+from bgtools.base.fileio import atomic_path, atomic_write
+from bgtools.formats.matchjson import to_json_dict
+from bgtools.formats.read import read_match
+from bgtools.formats.sgf import format_sgf
+from bgtools.model.problems import MatchFileError
+
+__all__ = ["OUTPUT_FORMATS", "FileResult", "output_paths", "match_json", "write_outputs", "annotate_file"]
+
+
+OUTPUT_FORMATS = ("json", "jsonl", "csv", "parquet", "sgf", "html")
+_SUFFIX = {"json": ".analysis.json", "jsonl": ".analysis.jsonl", "csv": ".analysis.csv",
+           "parquet": ".analysis.parquet", "sgf": ".analysed.sgf", "html": ".report.html"}
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What :func:`annotate_file` did: JSON lines (when asked), files written, problems."""
+
+    path: str
+    lines: tuple[str, ...] = ()
+    written: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    summary: tuple[dict, ...] = ()
+    actions: int = 0
+
+
+def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
+    """Output file per format for the match file ``path``."""
+    base = stem or os.path.basename(path)
+    for ext in (".gz", ".sgf", ".mat", ".txt", ".json", ".oldmoves"):
+        if base.lower().endswith(ext) and len(base) > len(ext):
+            base = base[: -len(ext)]
+    return {f: os.path.join(outdir, base + _SUFFIX[f]) for f in formats}
+
+
+def match_json(match, analysis: MatchAnalysis) -> str:
+    """The match model (``bgtools.formats.matchjson``) with the analysis under ``"analysis"``."""
+    d = to_json_dict(match)
+    d["analysis"] = analysis.to_dict()
+    return json.dumps(d, ensure_ascii=False, indent=1) + "\n"
+
+
+def write_outputs(match, analysis: MatchAnalysis, paths: dict[str, str]) -> list[str]:
+    """Write the analysis in each format of ``paths`` (atomically); returns the paths written."""
+    done = []
+    for fmt, out in paths.items():
+        if fmt == "json":
+            atomic_write(out, match_json(match, analysis))
+        elif fmt == "jsonl":
+            atomic_write(out, "".join(line + "\n" for line in analysis.json_lines()))
+        elif fmt == "csv":
+            atomic_write(out, analysis.to_dataframe().to_csv(index=False))
+        elif fmt == "parquet":
+            with atomic_path(out) as tmp:
+                analysis.to_dataframe().to_parquet(tmp, index=False)
+        elif fmt == "sgf":
+            atomic_write(out, format_sgf(annotated_match(match, analysis)))
+        elif fmt == "html":
+            atomic_write(out, html_report(match, analysis))
+        done.append(out)
+    return done
+
+
+def annotate_file(task) -> FileResult:
+    """Analyse one file (a picklable task tuple for worker processes):
+    ``(path, outputs: dict format->path, settings, use_cache, want_lines, all_rows)``."""
+    path, outputs, settings, use_cache, want_lines, all_rows = task
+    try:
+        m = read_match(path)
+    except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
+        return FileResult(path, problems=(f"{path}: {e}",))
+    problems = [str(e) for e in m.errors]
+    try:
+        a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
+    except ValueError as e:
+        return FileResult(path, problems=(f"{path}: {e}",))
+    if a.skipped_games:
+        problems.append(f"{path}: games {', '.join(map(str, a.skipped_games))} not analysed (errors in the record)")
+    written = write_outputs(m, a, outputs) if outputs else []
+    lines = tuple(a.json_lines(all_rows)) if want_lines else ()
+    return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
+                      tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games))

@@ -1,0 +1,301 @@
+"""What an analysis says: thresholds, error and luck classes, ratings, and the value types
+(:class:`Decision`, :class:`PlayerSummary`, :class:`MatchAnalysis`) with their JSON and tables.
+
+Definitions are in :mod:`bgtools.analysis.analyse` and ``docs/analysis.md``.
+
+>>> error_class(0.07), luck_class(-0.4), rating(0.004)
+('bad', 'unlucky', 'World class')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+__all__ = [
+    "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
+    "MatchAnalysis", "error_class", "luck_class", "ERROR_THRESHOLDS", "LUCK_THRESHOLDS", "RATINGS", "PHASES",
+    "rating",
+]
+
+#: (class, normalised equity lost above which it applies), worst first (gnubg 1.07 defaults)
+ERROR_THRESHOLDS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+#: luck thresholds (gnubg defaults): above +0.6 very lucky, +0.3 lucky; below -0.3 / -0.6
+LUCK_THRESHOLDS = (0.6, 0.3)
+#: gnubg's rating bands by normalised error rate per decision (upper bounds)
+RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
+           (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"), (math.inf, "Awful!"))
+PHASES = ("over", "bearoff", "race", "crashed", "contact")
+
+
+def error_class(loss: float) -> str:
+    """``"none"``, ``"doubtful"``, ``"bad"`` or ``"very bad"`` for a normalised equity loss."""
+    for name, limit in ERROR_THRESHOLDS:
+        if loss > limit:
+            return name
+    return "none"
+
+
+def luck_class(luck: float) -> str:
+    """``"very lucky"`` ... ``"very unlucky"``, ``"none"`` in between."""
+    hi, lo = LUCK_THRESHOLDS
+    if luck > hi:
+        return "very lucky"
+    if luck > lo:
+        return "lucky"
+    if luck < -hi:
+        return "very unlucky"
+    if luck < -lo:
+        return "unlucky"
+    return "none"
+
+
+def rating(error_rate: float) -> str:
+    """gnubg's verbal rating for a normalised error rate per decision."""
+    for limit, name in RATINGS:
+        if error_rate < limit:
+            return name
+    return RATINGS[-1][1]
+
+
+# ----------------------------------------------------------------------------- value types
+@dataclass(frozen=True, slots=True)
+class AnalysisSettings:
+    """Search settings; all of them are part of the evaluation-cache key of the values they change."""
+
+    ply: int = 2
+    keep: int = 8
+    threshold: float = 0.16
+    keep1: int = 4
+    threshold1: float = 0.08
+    cube: bool = True
+    luck_ply: int = 0
+    close_cube: float = 0.16
+    max_candidates: int = 8
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.ply <= 3:
+            raise ValueError(f"ply must be 0 to 3, not {self.ply}")
+        if not 0 <= self.luck_ply <= 2:
+            raise ValueError(f"luck ply must be 0 to 2, not {self.luck_ply}")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A play with its cubeless ``probs`` (mover's view, after the play), normalised cubeful
+    ``equity``, ``mwc`` (match play) and the ``ply`` it was evaluated at."""
+
+    move: str
+    probs: tuple[float, ...]
+    equity: float
+    mwc: Optional[float]
+    ply: int
+    steps: tuple = ()  #: the play's checker steps (mover's numbering)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAnalysis:
+    """The doubler's cube decision: normalised no double / double-take / double-pass values,
+    the same in MWC (match play), the proper ``action`` and the proper ``response``."""
+
+    probs: tuple[float, ...]
+    nd: float
+    dt: float
+    dp: float
+    action: str  #: "no double", "double" or "too good"
+    response: str  #: "take" or "pass"
+    mwc: Optional[tuple[float, float, float]] = None
+    ply: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One analysed action.  ``equity_loss`` is normalised (see the module notes);
+    ``mwc_loss`` the same in match winning chance (match play only)."""
+
+    row_key: str
+    game: int  #: 1-based index of the game in the match
+    action_index: int  #: 0-based index of the action in the game (the export row key's last part)
+    move_number: int  #: 1-based turn number in the game
+    player: int
+    player_name: str
+    kind: str  #: "checker" or "cube"
+    dice: Optional[str]
+    played: str
+    best: str
+    equity_loss: float
+    error_class: str
+    phase: str
+    position_id: str
+    match_id: str
+    mwc_loss: Optional[float] = None
+    forced: bool = False
+    counted: bool = True  #: counts in the error rates
+    luck: Optional[float] = None
+    luck_mwc: Optional[float] = None
+    luck_class: Optional[str] = None
+    candidates: tuple[Candidate, ...] = ()
+    played_index: Optional[int] = None
+    legal_plays: Optional[int] = None
+    cube: Optional[CubeAnalysis] = None
+    win_after: Optional[float] = None  #: player 0's cubeless game winning chance after the action
+    mwc_after: Optional[float] = None  #: player 0's cubeful match winning chance after the action
+    steps: tuple = ()  #: checker steps of the play made (mover's numbering)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["candidates"] = [asdict(c) for c in self.candidates]
+        return d
+
+    def summary_dict(self) -> dict:
+        """The flat record written by ``bgtools annotate --json`` (one line per decision)."""
+        d = {k: getattr(self, k) for k in (
+            "row_key", "game", "move_number", "player", "player_name", "kind", "dice", "played", "best",
+            "equity_loss", "mwc_loss", "error_class", "phase", "luck", "luck_class", "position_id", "match_id")}
+        d["equity_loss"] = round(self.equity_loss, 6)
+        if self.kind == "checker":
+            d["candidates"] = [{"move": c.move, "equity": round(c.equity, 6), "ply": c.ply}
+                               for c in self.candidates[:5]]
+        elif self.cube is not None:
+            c = self.cube
+            d["cube"] = {"nd": round(c.nd, 6), "dt": round(c.dt, 6), "dp": round(c.dp, 6),
+                         "action": c.action, "response": c.response}
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """Totals for one player (definitions in ``docs/analysis.md``)."""
+
+    player: int
+    name: str
+    unforced_moves: int
+    checker_loss: float
+    cube_decisions: int
+    cube_loss: float
+    checker_errors: dict
+    cube_errors: dict
+    errors_by_phase: dict
+    luck: float
+    luck_points: float
+    luck_mwc: Optional[float]
+    result: float  #: points won (money) or match result minus the starting MWC (match)
+    luck_adjusted: float
+    mwc_loss: Optional[float] = None
+
+    @property
+    def checker_error_rate(self) -> float:
+        return self.checker_loss / self.unforced_moves if self.unforced_moves else 0.0
+
+    @property
+    def cube_error_rate(self) -> float:
+        return self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
+
+    @property
+    def error_rate(self) -> float:
+        n = self.unforced_moves + self.cube_decisions
+        return (self.checker_loss + self.cube_loss) / n if n else 0.0
+
+    @property
+    def pr(self) -> float:
+        """500 x mean normalised equity lost per counted decision."""
+        return 500.0 * self.error_rate
+
+    @property
+    def rating(self) -> str:
+        return rating(self.error_rate)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.update(checker_error_rate=self.checker_error_rate, cube_error_rate=self.cube_error_rate,
+                 error_rate=self.error_rate, pr=self.pr, rating=self.rating)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """Per game: luck totals (normalised) of both players and the result."""
+
+    game: int
+    number: int
+    score: tuple[int, int]
+    luck: tuple[float, float]
+    loss: tuple[float, float]
+    winner: Optional[int]
+    points: int
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """The analysis of one match: decisions in match order, summaries, settings."""
+
+    source: str
+    players: tuple[str, str]
+    length: int
+    decisions: tuple[Decision, ...]
+    players_summary: tuple[PlayerSummary, PlayerSummary]
+    games: tuple[GameSummary, ...]
+    settings: AnalysisSettings
+    evaluator: str
+    skipped_games: tuple[int, ...] = ()
+    cache_hits: int = 0
+    cache_misses: int = 0
+
+    @property
+    def errors(self) -> list[Decision]:
+        """The decisions classed doubtful or worse, in match order."""
+        return [d for d in self.decisions if d.error_class != "none"]
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "players": list(self.players), "length": self.length,
+                "evaluator": self.evaluator, "settings": asdict(self.settings),
+                "skipped_games": list(self.skipped_games),
+                "summary": [p.to_dict() for p in self.players_summary],
+                "games": [asdict(g) for g in self.games],
+                "decisions": [d.to_dict() for d in self.decisions]}
+
+    def json_lines(self, all_rows: bool = False) -> list[str]:
+        """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``)."""
+        return [json.dumps(d.summary_dict(), ensure_ascii=False) for d in self.decisions
+                if all_rows or (not d.forced and d.counted)]
+
+    def to_dataframe(self):
+        """One row per analysed action keyed by ``row_key`` (joins onto ``bgtools export``):
+        checker columns ``checker_*``, cube columns ``cube_*``, luck."""
+        import pandas as pd
+
+        rows: dict[str, dict] = {}
+        for d in self.decisions:
+            r = rows.setdefault(d.row_key, {"row_key": d.row_key, "game": d.game, "action_index": d.action_index,
+                                            "move_number": d.move_number, "player": d.player_name,
+                                            "phase": d.phase})
+            if d.kind == "checker":
+                r.update(checker_played=d.played, checker_best=d.best, checker_equity_loss=d.equity_loss,
+                         checker_mwc_loss=d.mwc_loss, checker_error=d.error_class, forced=d.forced,
+                         luck=d.luck, luck_mwc=d.luck_mwc, luck_class=d.luck_class,
+                         checker_equity=d.candidates[d.played_index].equity if d.candidates else None)
+            else:
+                c = d.cube
+                r.update(cube_played=d.played, cube_best=d.best, cube_equity_loss=d.equity_loss,
+                         cube_mwc_loss=d.mwc_loss, cube_error=d.error_class, cube_counted=d.counted,
+                         cube_nd=c.nd, cube_dt=c.dt, cube_dp=c.dp, cube_action=c.action, cube_response=c.response)
+        cols = ["row_key", "game", "action_index", "move_number", "player", "phase", "forced", "checker_played",
+                "checker_best", "checker_equity", "checker_equity_loss", "checker_mwc_loss", "checker_error",
+                "luck", "luck_mwc", "luck_class", "cube_played", "cube_best", "cube_equity_loss", "cube_mwc_loss",
+                "cube_error", "cube_counted", "cube_nd", "cube_dt", "cube_dp", "cube_action", "cube_response"]
+        df = pd.DataFrame(list(rows.values()), columns=cols)
+        for c in ("checker_equity", "checker_equity_loss", "checker_mwc_loss", "luck", "luck_mwc", "cube_equity_loss",
+                  "cube_mwc_loss", "cube_nd", "cube_dt", "cube_dp"):
+            df[c] = df[c].astype("float64")
+        for c in ("forced", "cube_counted"):
+            df[c] = df[c].astype("boolean")
+        for c in ("row_key", "player", "phase", "checker_played", "checker_best", "checker_error", "luck_class",
+                  "cube_played", "cube_best", "cube_error", "cube_action", "cube_response"):
+            df[c] = df[c].astype("string")
+        df["game"] = df["game"].astype("int32")
+        df["action_index"] = df["action_index"].astype("int32")
+        df["move_number"] = df["move_number"].astype("int32")
+        return df
+

@@ -1,0 +1,342 @@
+"""Cubeful equity from cubeless probabilities, and cube decisions, for money and match play.
+
+Static cubeful values follow Janowski's cube-efficiency model: the cubeful value is
+``x * live + (1 - x) * dead``, where *dead* is the cubeless value (the cube never turned
+again) and *live* assumes a perfectly efficient cube, a piecewise-linear function of the
+winning chance through the take point and the cash point.
+
+* **Money** (values in points, i.e. per unit cube times the cube): Janowski's formulas
+  with W and L the average cubeless value of the games won and lost: take point
+  ``TP = (L - 1/2) / (W + L + 1/2)``, cash point ``CP = (L + 1) / (W + L + 1/2)``.
+  No Jacoby rule and no beavers.
+* **Match** (values are match winning chances): the same construction with outcome
+  values taken from the match equity table.  A player's live take point at cube ``n``
+  is ``TP(n) = TP_eff(n) * (1 - TP(2n))``: taking gives him the cube, which he can
+  cash once the doubler drops to the doubler's own take point at ``2n``; when he could
+  gain nothing by redoubling (he would win the match with a win at ``n``) the dead take
+  point is used.  The cube is dead in the Crawford game, and for a player who already
+  wins the match with a single win at the current cube.
+
+Cube efficiency ``x`` (:func:`cube_efficiency`): 0.68 in contact, 0.6 when both sides are
+home, in races linear from 0.6 (40 pips or less for the player on roll) to 0.7 (120 or
+more).
+
+Numba kernels (plain arrays): ``cubeful_value(p, money, am, ao, cube, owner, crawford, x,
+pre, post)`` and ``cube_values(..., out)`` (fills nd, dt, dp; returns the action code).
+``owner``: 0 centred, 1 the player on roll, 2 his opponent.
+
+>>> import numpy as np
+>>> d = cube_decision(np.array([0.70, 0.0, 0.0, 0.0, 0.0]))
+>>> d.action, d.take
+('double', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+
+__all__ = [
+    "CubeDecision",
+    "CubeInfo",
+    "cube_decision",
+    "cubeful_equity",
+    "cube_efficiency",
+    "cubeful_value",
+    "cube_values",
+    "cube_x",
+    "ACTIONS",
+]
+
+CENTRED, OWNED, OPP_OWNS = 0, 1, 2
+#: action codes of :func:`cube_values`
+NO_DOUBLE, DOUBLE, TOO_GOOD, UNAVAILABLE = 0, 1, 2, 3
+ACTIONS = ("no double", "double", "too good", "unavailable")
+
+_MAX_LEVELS = 16
+
+
+# ----------------------------------------------------------------------------- kernels
+@nb.njit(cache=True)
+def cube_x(board) -> float:
+    """Cube efficiency for an int8[2, 25] board (``[1]`` on roll)."""
+    back_me = -1
+    back_op = -1
+    pips = 0
+    for i in range(25):
+        if board[1, i] > 0:
+            back_me = i
+            pips += (i + 1) * board[1, i]
+        if board[0, i] > 0:
+            back_op = i
+    if back_me + back_op >= 24:
+        return 0.68  # contact (and crashed)
+    if back_me < 6 and back_op < 6:
+        return 0.6  # both sides home
+    if pips <= 40:
+        return 0.6
+    if pips >= 120:
+        return 0.7
+    return 0.6 + 0.1 * (pips - 40) / 80.0
+
+
+@nb.njit(cache=True)
+def _money_per_cube(p, owner, x) -> float:
+    """Janowski money equity per unit cube of the player on roll."""
+    pw = p[0]
+    pl = 1.0 - pw
+    W = (pw + p[1] + p[2]) / pw if pw > 1e-12 else 1.0
+    L = (pl + p[3] + p[4]) / pl if pl > 1e-12 else 1.0
+    dead = pw * W - pl * L
+    tp = (L - 0.5) / (W + L + 0.5)
+    cp = (L + 1.0) / (W + L + 0.5)
+    if owner == CENTRED:
+        if pw < tp:
+            live = -L + (L - 1.0) * pw / tp
+        elif pw < cp:
+            live = -1.0 + 2.0 * (pw - tp) / (cp - tp)
+        else:
+            live = 1.0 + (W - 1.0) * (pw - cp) / (1.0 - cp)
+    elif owner == OWNED:
+        if pw < cp:
+            live = -L + (L + 1.0) * pw / cp
+        else:
+            live = 1.0 + (W - 1.0) * (pw - cp) / (1.0 - cp)
+    else:
+        if pw < tp:
+            live = -L + (L - 1.0) * pw / tp
+        else:
+            live = -1.0 + (W + 1.0) * (pw - tp) / (1.0 - tp)
+    return x * live + (1.0 - x) * dead
+
+
+@nb.njit(cache=True)
+def _avg_values(d1, d2, d3, pre, post, a_t, a_d, n, win):
+    """Average MWC for player T (``a_t`` away vs ``a_d``) over his wins (``win``) or losses
+    at cube ``n``, the outcome mix single/gammon/backgammon being ``d1, d2, d3`` (sum 1)."""
+    s = 1.0 if win else -1.0
+    return (d1 * mwc_after(pre, post, a_t, a_d, np.int64(s * n)) + d2 * mwc_after(pre, post, a_t, a_d, np.int64(s * 2 * n))
+            + d3 * mwc_after(pre, post, a_t, a_d, np.int64(s * 3 * n)))
+
+
+@nb.njit(cache=True)
+def _take_point(me_takes, mix_w, mix_l, pre, post, am, ao, n):
+    """Live take point (the taker's own winning chance) of a double to ``n``; ``me_takes``
+    says whether the taker is the player on roll (``mix_w``/``mix_l``: his outcome mixes)."""
+    tps = np.zeros(_MAX_LEVELS, np.float64)
+    # levels k = 0, 1, ...: cube n * 2**k, the taker alternating
+    top = 0
+    for k in range(_MAX_LEVELS):
+        t_is_me = me_takes if k % 2 == 0 else not me_takes
+        a_t = am if t_is_me else ao
+        top = k
+        if a_t <= n * (1 << k) or k == _MAX_LEVELS - 1:
+            break
+    for k in range(top, -1, -1):
+        nk = n * (1 << k)
+        t_is_me = me_takes if k % 2 == 0 else not me_takes
+        a_t = am if t_is_me else ao
+        a_d = ao if t_is_me else am
+        if t_is_me:
+            w1, w2, w3 = mix_w[0], mix_w[1], mix_w[2]
+            l1, l2, l3 = mix_l[0], mix_l[1], mix_l[2]
+        else:
+            w1, w2, w3 = mix_l[0], mix_l[1], mix_l[2]
+            l1, l2, l3 = mix_w[0], mix_w[1], mix_w[2]
+        drop = mwc_after(pre, post, a_t, a_d, -(nk // 2))
+        lose = _avg_values(l1, l2, l3, pre, post, a_t, a_d, nk, False)
+        if k == top:
+            win = _avg_values(w1, w2, w3, pre, post, a_t, a_d, nk, True)
+            q = 1.0
+        else:
+            win = mwc_after(pre, post, a_t, a_d, nk)  # he cashes at his cash point
+            q = 1.0 - tps[k + 1]
+        tp = (drop - lose) / (win - lose) * q if win > lose else 0.0
+        tps[k] = min(max(tp, 0.0), 1.0)
+    return tps[0]
+
+
+@nb.njit(cache=True)
+def _mixes(p):
+    mw = np.array([1.0, 0.0, 0.0])
+    ml = np.array([1.0, 0.0, 0.0])
+    pw = p[0]
+    pl = 1.0 - pw
+    if pw > 1e-12:
+        mw[0] = (pw - p[1]) / pw
+        mw[1] = (p[1] - p[2]) / pw
+        mw[2] = p[2] / pw
+    if pl > 1e-12:
+        ml[0] = (pl - p[3]) / pl
+        ml[1] = (p[3] - p[4]) / pl
+        ml[2] = p[4] / pl
+    return mw, ml
+
+
+@nb.njit(cache=True)
+def _can_double(money, a_me, cube, crawford) -> bool:
+    if money:
+        return True
+    return (not crawford) and a_me > cube
+
+
+@nb.njit(cache=True)
+def _match_value(p, am, ao, cube, owner, crawford, x, pre, post) -> float:
+    """Janowski-style cubeful MWC of the player on roll (``am`` away; opponent ``ao``)."""
+    mw, ml = _mixes(p)
+    pw = p[0]
+    W = _avg_values(mw[0], mw[1], mw[2], pre, post, am, ao, cube, True)
+    L = 1.0 - _avg_values(ml[0], ml[1], ml[2], pre, post, ao, am, cube, True)
+    dead = pw * W + (1.0 - pw) * L
+    can_me = owner != OPP_OWNS and _can_double(False, am, cube, crawford)
+    can_op = owner != OWNED and _can_double(False, ao, cube, crawford)
+    if not can_me and not can_op:
+        return dead
+    kx = np.zeros(4, np.float64)
+    ky = np.zeros(4, np.float64)
+    m = 0
+    kx[0] = 0.0
+    ky[0] = L
+    m = 1
+    if can_op:
+        tp = _take_point(True, mw, ml, pre, post, am, ao, 2 * cube)
+        kx[m] = tp
+        ky[m] = mwc_after(pre, post, am, ao, -cube)
+        m += 1
+    if can_me:
+        cp = 1.0 - _take_point(False, mw, ml, pre, post, am, ao, 2 * cube)
+        if cp > kx[m - 1]:
+            kx[m] = cp
+            ky[m] = mwc_after(pre, post, am, ao, cube)
+            m += 1
+    if kx[m - 1] < 1.0:
+        kx[m] = 1.0
+        ky[m] = W
+        m += 1
+    live = ky[m - 1]
+    for j in range(1, m):
+        if pw <= kx[j]:
+            span = kx[j] - kx[j - 1]
+            f = (pw - kx[j - 1]) / span if span > 1e-12 else 1.0
+            live = ky[j - 1] + f * (ky[j] - ky[j - 1])
+            break
+    return x * live + (1.0 - x) * dead
+
+
+@nb.njit(cache=True)
+def cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post) -> float:
+    """Cubeful value for the player on roll: money points (cube included) or match MWC."""
+    if money:
+        return cube * _money_per_cube(p, owner, x)
+    return _match_value(p, am, ao, cube, owner, crawford, x, pre, post)
+
+
+@nb.njit(cache=True)
+def cube_values(p, money, am, ao, cube, owner, crawford, x, pre, post, out) -> int:
+    """Fill ``out[0:3]`` with no double, double/take, double/pass for the player on roll,
+    ``out[3]`` with 1.0 if the opponent should take; return the action code."""
+    nd = cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post)
+    dt = cubeful_value(p, money, am, ao, 2 * cube, OPP_OWNS, crawford, x, pre, post)
+    dp = cube if money else mwc_after(pre, post, am, ao, cube)
+    out[0] = nd
+    out[1] = dt
+    out[2] = dp
+    out[3] = 1.0 if dt <= dp else 0.0
+    if owner == OPP_OWNS or not _can_double(money, am, cube, crawford):
+        return UNAVAILABLE
+    best = min(dt, dp)
+    if best > nd:
+        return DOUBLE
+    if nd >= dp and dt > dp:
+        return TOO_GOOD
+    return NO_DOUBLE
+
+
+# ----------------------------------------------------------------------------- Python API
+@dataclass(frozen=True)
+class CubeInfo:
+    """Cube and score seen from the player on roll.  ``away`` = (his, opponent's) points
+    needed, (0, 0) for money; ``owner``: 0 centred, 1 him, 2 the opponent."""
+
+    cube: int = 1
+    owner: int = CENTRED
+    away: tuple[int, int] = (0, 0)
+    crawford: bool = False
+
+    @property
+    def money(self) -> bool:
+        return self.away == (0, 0)
+
+    @classmethod
+    def from_state(cls, state) -> "CubeInfo":
+        """From a :class:`~bgtools.core.matchstate.MatchState` (None = money, cube centred)."""
+        if state is None:
+            return cls()
+        me = state.player_on_roll
+        owner = CENTRED if state.cube_owner < 0 else (OWNED if state.cube_owner == me else OPP_OWNS)
+        if state.is_money:
+            return cls(state.cube, owner)
+        a = state.away
+        return cls(state.cube, owner, (a[me], a[1 - me]), bool(state.crawford))
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """Cubeful values of no double, double/take, double/pass for the player on roll
+    (money points, or match winning chances), the right ``action`` and whether the
+    opponent should ``take`` a double."""
+
+    nd: float
+    dt: float
+    dp: float
+    action: str
+    take: bool
+
+    def to_dict(self) -> dict:
+        return {"nd": self.nd, "dt": self.dt, "dp": self.dp, "action": self.action, "take": self.take}
+
+    def __str__(self) -> str:
+        resp = "take" if self.take else "pass"
+        return f"{self.action}/{resp}  (ND {self.nd:+.4f}, D/T {self.dt:+.4f}, D/P {self.dp:+.4f})"
+
+
+def cube_efficiency(position) -> float:
+    """Janowski's ``x`` for a :class:`~bgtools.core.position.Position` (see the module notes)."""
+    return float(cube_x(np.asarray(position.to_array(), np.int8)))
+
+
+def _check(probs, info: CubeInfo, met: MatchEquityTable):
+    p = np.ascontiguousarray(probs, np.float64).reshape(5)
+    if not (0.0 <= p[0] <= 1.0 and 0.0 <= p[2] <= p[1] <= p[0] + 1e-9 and 0.0 <= p[4] <= p[3] <= 1.0 - p[0] + 1e-9):
+        raise ValueError("probabilities must be cumulative: 0 <= wbg <= wg <= w and 0 <= lbg <= lg <= 1 - w")
+    if not info.money and max(info.away) > met.length:
+        raise ValueError(f"score beyond the {met.length}-point match equity table")
+    return p
+
+
+def cubeful_equity(probs, state=None, x: float = 0.68, met: MatchEquityTable | None = None) -> float:
+    """Cubeful value of cubeless ``probs`` for the player on roll, not doubling now.
+
+    ``state`` is a :class:`CubeInfo`, a :class:`~bgtools.core.matchstate.MatchState` or None
+    (money, cube centred).  Money: points; match: match winning chance.
+    """
+    info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
+    met = met or load_met()
+    p = _check(probs, info, met)
+    return float(cubeful_value(p, info.money, info.away[0], info.away[1], info.cube, info.owner,
+                               info.crawford, x, met.pre, met.post))
+
+
+def cube_decision(probs, state=None, x: float = 0.68, met: MatchEquityTable | None = None) -> CubeDecision:
+    """The cube decision of the player on roll, from cubeless ``probs`` (see :func:`cubeful_equity`)."""
+    info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
+    met = met or load_met()
+    p = _check(probs, info, met)
+    out = np.zeros(4, np.float64)
+    code = cube_values(p, info.money, info.away[0], info.away[1], info.cube, info.owner, info.crawford, x,
+                       met.pre, met.post, out)
+    return CubeDecision(float(out[0]), float(out[1]), float(out[2]), ACTIONS[code], bool(out[3] > 0.5))

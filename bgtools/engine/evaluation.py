@@ -1,0 +1,526 @@
+"""Position evaluation: static evaluators, exact endgames, and 0/1/2-ply lookahead.
+
+An :class:`Evaluator` maps int8[n, 2, 25] boards (gnubg order, ``[1]`` on roll, before
+his roll) to float64[n, 5] cumulative probabilities for the player on roll: win, win
+gammon, win backgammon, lose gammon, lose backgammon (as gnubg).  Around any evaluator
+this module scores finished games exactly, uses the exact two-sided bear-off database
+when both sides fit it, and gnubg's one-sided combination when both sides are home.
+
+Plies follow gnubg: 0-ply is the static evaluator alone; n-ply averages, over the 21
+rolls, the (n-1)-ply value of the play the 0-ply evaluator prefers for that roll.
+Ranking the plays of a roll at n ply evaluates every play at 0 ply, keeps at most
+``MoveFilter.keep`` of them within ``MoveFilter.threshold`` of the best (gnubg's
+"normal" filter for 2-ply hints: 8 within 0.16) and evaluates those at n ply.
+
+>>> from bgtools.core.position import Position
+>>> e = evaluate(Position.initial(), ply=0)
+>>> e.ply, len(e.probs)
+(0, 5)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol, Sequence, runtime_checkable
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine import bearoff as _bo
+from bgtools.core.movegen import MAX_PLAYS, _TABLE, _gen
+from bgtools.core.movegen import is_contact as _is_contact
+from bgtools.engine.nn import game_over_probs as _game_over  # finished games scored exactly
+from bgtools.core.position import Position
+
+__all__ = [
+    "Evaluator",
+    "HeuristicEvaluator",
+    "Evaluation",
+    "RankedPlay",
+    "MoveFilter",
+    "default_evaluator",
+    "equity",
+    "invert_probs",
+    "static_probs",
+    "evaluate_boards",
+    "evaluate",
+    "rank_plays",
+    "evaluate_plays",
+]
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """A static (0-ply) evaluator."""
+
+    name: str
+    version: str
+
+    def evaluate_boards(self, boards: np.ndarray) -> np.ndarray:
+        """float64[n, 5] for int8[n, 2, 25] boards, player on roll ``[1]`` before his roll."""
+        ...
+
+
+# ----------------------------------------------------------------------------- helpers
+def equity(probs: np.ndarray) -> np.ndarray | float:
+    """Cubeless money equity 2p - 1 + (wg - lg) + (wbg - lbg) (gnubg's code formula)."""
+    p = np.asarray(probs, np.float64)
+    e = 2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
+    return float(e) if e.ndim == 0 else e
+
+
+def invert_probs(probs: np.ndarray) -> np.ndarray:
+    """The same outcomes seen from the other player."""
+    p = np.asarray(probs, np.float64)
+    out = np.empty_like(p)
+    out[..., 0] = 1.0 - p[..., 0]
+    out[..., 1] = p[..., 3]
+    out[..., 2] = p[..., 4]
+    out[..., 3] = p[..., 1]
+    out[..., 4] = p[..., 2]
+    return out
+
+
+@nb.njit(cache=True)
+def _equity1(p) -> float:
+    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+
+
+@nb.njit(cache=True)
+def _erf(x):
+    return math.erf(x)
+
+
+@nb.njit(cache=True)
+def _phi(z):
+    """Standard normal CDF."""
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+# ----------------------------------------------------------------------------- exact values
+@nb.njit(cache=True)
+def _exact_kernel(boards, os_rolls, os_gammon, ts, out):
+    """Fill ``out`` where the value is known without an evaluator; return that mask.
+
+    kind: 0 = needs the evaluator, 1 = game over, 2 = two-sided database (exact),
+    3 = both sides home (one-sided database combination).
+    """
+    n = boards.shape[0]
+    kind = np.zeros(n, np.int8)
+    tmp = np.zeros(5, np.float64)
+    for i in range(n):
+        b = boards[i]
+        if _game_over(b, tmp):
+            for k in range(5):
+                out[i, k] = tmp[k]
+            kind[i] = 1
+        elif _bo.in_two_sided(b):
+            v = _bo.ts_lookup(ts, b)
+            out[i, 0] = v[0]
+            for k in range(1, 5):
+                out[i, k] = 0.0
+            kind[i] = 2
+        elif _bo.in_one_sided(b[0]) and _bo.in_one_sided(b[1]):
+            v = _bo.one_sided_probs(os_rolls, os_gammon, b)
+            for k in range(5):
+                out[i, k] = v[k]
+            kind[i] = 3
+    return kind
+
+
+# ----------------------------------------------------------------------------- heuristic
+# Rolls out of 36 that hit a blot at distance d (1..24), ignoring blocking points.
+_HIT36 = np.zeros(25, np.float64)
+for _d, _n in {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
+               15: 1, 16: 1, 18: 1, 20: 1, 24: 1}.items():
+    _HIT36[_d] = _n / 36.0
+
+_PIPS_PER_ROLL = 294.0 / 36.0  # 8.1667
+
+
+@nb.njit(cache=True)
+def _race_side(side, os_mean, os_var, os_gmean, os_gvar):
+    """(mean, variance) of rolls to bear off, and of rolls to take the first checker off,
+    estimated for a side that may still have checkers outside its home board: outside
+    checkers travel to the 6, 5 and 4 points at 8.17 pips a roll, then the one-sided
+    database takes over."""
+    home = np.zeros(6, np.int64)
+    for p in range(6):
+        home[p] = side[p]
+    travel = 0.0
+    k = 0
+    for p in range(24, 5, -1):
+        for _ in range(side[p]):
+            target = 5 - (k % 3)
+            travel += p - target
+            home[target] += 1
+            k += 1
+    idx = _bo.bearoff_index(home)
+    t = travel / _PIPS_PER_ROLL
+    extra_var = travel * 0.28 / _PIPS_PER_ROLL
+    return os_mean[idx] + t, os_var[idx] + extra_var, os_gmean[idx] + t, os_gvar[idx] + extra_var
+
+
+@nb.njit(cache=True)
+def _race_probs(board, os_mean, os_var, os_gmean, os_gvar, out):
+    m1, v1, g1, gv1 = _race_side(board[1], os_mean, os_var, os_gmean, os_gvar)
+    m0, v0, g0, gv0 = _race_side(board[0], os_mean, os_var, os_gmean, os_gvar)
+    # the player on roll wins when his rolls <= the opponent's (he rolls first)
+    out[0] = _phi((m0 - m1 + 0.5) / math.sqrt(v0 + v1 + 0.25))
+    n0 = 0
+    n1 = 0
+    for i in range(25):
+        n0 += board[0, i]
+        n1 += board[1, i]
+    out[1] = _phi((g0 - m1 + 0.5) / math.sqrt(gv0 + v1 + 0.25)) if n0 == 15 else 0.0
+    out[3] = _phi((g1 - m0 - 0.5) / math.sqrt(v0 + gv1 + 0.25)) if n1 == 15 else 0.0
+    if out[1] > out[0]:
+        out[1] = out[0]
+    if out[3] > 1.0 - out[0]:
+        out[3] = 1.0 - out[0]
+    out[2] = 0.0
+    out[4] = 0.0
+
+
+@nb.njit(cache=True)
+def _side_penalty(me, opp):
+    """Pips the side ``me`` can expect to lose: blots in the opponent's direct range and
+    checkers on the bar facing made home points.  ``opp`` is seen from its own side."""
+    pen = 0.0
+    for i in range(24):
+        if me[i] == 1:
+            # opponent checkers that can reach my point i+1 come from lower points of mine
+            best = 0.0
+            for m in range(-1, i):
+                # opponent checker on my index m is on his index 23 - m (bar when m = -1)
+                c = opp[24] if m < 0 else opp[23 - m]
+                if c > 0:
+                    d = i - m
+                    if d <= 24 and _HIT36[d] > best:
+                        best = _HIT36[d]
+            pen += best * (25 - (i + 1)) * 0.8
+    if me[24] > 0:
+        made = 0
+        for j in range(6):
+            if opp[j] >= 2:
+                made += 1
+        f = (made / 6.0) ** 2
+        waste = 60.0 if made == 6 else _PIPS_PER_ROLL * f / (1.0 - f)
+        pen += me[24] * min(waste, 60.0)
+    return pen
+
+
+@nb.njit(cache=True)
+def _home_wastage(side, os_mean):
+    """Pips a side's home-board checkers will waste bearing off (one-sided database EPC
+    of the home part minus its pips): big for stacks on the low points."""
+    pips = 0.0
+    for p in range(6):
+        pips += (p + 1) * side[p]
+    return os_mean[_bo.bearoff_index(side)] * _PIPS_PER_ROLL - pips
+
+
+@nb.njit(cache=True)
+def _contact_probs(board, os_mean, out):
+    pips = np.zeros(2, np.float64)
+    off = np.zeros(2, np.int64)
+    back = np.zeros(2, np.int64)  # checkers on the bar or in the other side's home board
+    for s in range(2):
+        n = 0
+        for i in range(25):
+            pips[s] += (i + 1) * board[s, i]
+            n += board[s, i]
+            if i >= 18:
+                back[s] += board[s, i]
+        off[s] = 15 - n
+    e1 = pips[1] + _side_penalty(board[1], board[0]) + _home_wastage(board[1], os_mean)
+    e0 = pips[0] + _side_penalty(board[0], board[1]) + _home_wastage(board[0], os_mean)
+    total = e0 + e1
+    if total < 8.0:
+        total = 8.0
+    k = (e0 - e1 + 4.0) / (2.0 * math.sqrt(total - 4.0))  # Kleinman's race formula
+    p = 0.5 * (1.0 + _erf(k))
+    lead = e0 - e1
+    out[0] = p
+    out[1] = 0.0
+    out[2] = 0.0
+    out[3] = 0.0
+    out[4] = 0.0
+    if off[0] == 0:
+        f = 0.08 + 0.004 * max(0.0, lead) + 0.03 * back[0]
+        out[1] = p * min(f, 0.6)
+        out[2] = out[1] * (0.08 if back[0] > 0 else 0.0)
+    if off[1] == 0:
+        f = 0.08 + 0.004 * max(0.0, -lead) + 0.03 * back[1]
+        out[3] = (1.0 - p) * min(f, 0.6)
+        out[4] = out[3] * (0.08 if back[1] > 0 else 0.0)
+
+
+@nb.njit(cache=True)
+def _heuristic_kernel(boards, os_mean, os_var, os_gmean, os_gvar):
+    n = boards.shape[0]
+    out = np.zeros((n, 5), np.float64)
+    tmp = np.zeros(5, np.float64)
+    for i in range(n):
+        b = boards[i]
+        if _game_over(b, tmp):
+            pass
+        elif _is_contact(b):
+            _contact_probs(b, os_mean, tmp)
+        else:
+            _race_probs(b, os_mean, os_var, os_gmean, os_gvar, tmp)
+        for k in range(5):
+            out[i, k] = tmp[k]
+    return out
+
+
+class HeuristicEvaluator:
+    """A weak hand-made evaluator, the default until a trained network is available.
+
+    Races: each side's rolls to bear off from the one-sided database, outside checkers
+    brought home at 8.17 pips a roll, combined under a normal approximation.  Contact:
+    Kleinman's race formula on pip counts plus the expected pips lost to direct shots
+    and to checkers on the bar, with rough gammon rates.  It knows nothing of priming,
+    timing or structure: expect errors of 0.1-0.3 equity in contact positions.
+    """
+
+    name = "bgtools-heuristic"
+    version = "heuristic-1"
+
+    def __init__(self) -> None:
+        db = _bo.load_databases()
+        k = np.arange(_bo.MAX_ROLLS, dtype=np.float64)
+        self._mean = db.os_mean
+        self._var = np.maximum(db.os_rolls @ (k * k) - db.os_mean**2, 0.0)
+        gm = db.os_gammon @ k
+        self._gmean = gm
+        self._gvar = np.maximum(db.os_gammon @ (k * k) - gm**2, 0.0)
+
+    def evaluate_boards(self, boards: np.ndarray) -> np.ndarray:
+        b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+        return _heuristic_kernel(b, self._mean, self._var, self._gmean, self._gvar)
+
+    def __repr__(self) -> str:
+        return f"HeuristicEvaluator(version={self.version!r})"
+
+
+_DEFAULT: Evaluator | None = None
+
+
+def default_evaluator() -> Evaluator:
+    """The shipped neural network when there is one, else :class:`HeuristicEvaluator`."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        net = None
+        try:
+            from bgtools.engine.nn import load_default_network
+
+            net = load_default_network()
+        except ImportError:
+            net = None
+        _DEFAULT = net if net is not None else HeuristicEvaluator()
+    return _DEFAULT
+
+
+# ----------------------------------------------------------------------------- static values
+def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None) -> np.ndarray:
+    """0-ply float64[n, 5]: exact where known (games over, bear-off databases), else the evaluator."""
+    ev = evaluator or default_evaluator()
+    b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    db = _bo.load_databases()
+    out = np.zeros((b.shape[0], 5), np.float64)
+    kind = _exact_kernel(b, db.os_rolls, db.os_gammon, db.ts, out)
+    need = np.flatnonzero(kind == 0)
+    if need.size:
+        out[need] = ev.evaluate_boards(b[need])
+    return out
+
+
+# ----------------------------------------------------------------------------- lookahead kernels
+_ROLLS = np.array([(a, c) for a in range(6, 0, -1) for c in range(a, 0, -1)], np.int64)
+_W = np.array([1.0 / 36 if a == c else 2.0 / 36 for a, c in _ROLLS], np.float64)
+
+
+@nb.njit(cache=True)
+def _expand(boards):
+    """Every play of every roll of every board, as boards with the opponent on roll.
+
+    Returns (children int8[k, 2, 25], offsets int64[n * 21 + 1]): the children of board
+    i, roll r are ``children[offsets[i*21+r]:offsets[i*21+r+1]]``; a roll with no legal
+    play has one child, the board itself passed to the opponent.
+    """
+    n = boards.shape[0]
+    keys = np.zeros((MAX_PLAYS, 2), np.uint64)
+    table = np.zeros(_TABLE, np.int64)
+    stamp = np.zeros(_TABLE, np.int64)
+    out_b = np.zeros((MAX_PLAYS, 2, 25), np.int8)
+    out_s = np.zeros((MAX_PLAYS, 4, 2), np.int64)
+    out_n = np.zeros(MAX_PLAYS, np.int64)
+    gen = 0
+    cap = n * 21 * 24 + 64
+    children = np.empty((cap, 2, 25), np.int8)
+    offsets = np.zeros(n * 21 + 1, np.int64)
+    k = 0
+    for i in range(n):
+        for r in range(21):
+            gen += 1
+            m, gen = _gen(boards[i], _ROLLS[r, 0], _ROLLS[r, 1], keys, table, stamp, gen, out_b, out_s, out_n)
+            need = k + max(m, 1)
+            if need > cap:
+                cap = max(2 * cap, need + 1024)
+                bigger = np.empty((cap, 2, 25), np.int8)
+                bigger[:k] = children[:k]
+                children = bigger
+            if m == 0:
+                for p in range(25):
+                    children[k, 0, p] = boards[i, 1, p]
+                    children[k, 1, p] = boards[i, 0, p]
+                k += 1
+            else:
+                for q in range(m):
+                    for p in range(25):
+                        children[k, 0, p] = out_b[q, 1, p]
+                        children[k, 1, p] = out_b[q, 0, p]
+                    k += 1
+            offsets[i * 21 + r + 1] = k
+    return children[:k], offsets
+
+
+@nb.njit(cache=True)
+def _best_children(child_equity, offsets):
+    """Per (board, roll) group, the child whose player on roll (the opponent) fares worst."""
+    g = offsets.shape[0] - 1
+    best = np.empty(g, np.int64)
+    for j in range(g):
+        lo = offsets[j]
+        bi = lo
+        be = child_equity[lo]
+        for c in range(lo + 1, offsets[j + 1]):
+            if child_equity[c] < be:
+                be = child_equity[c]
+                bi = c
+        best[j] = bi
+    return best
+
+
+@nb.njit(cache=True)
+def _average_over_rolls(child_probs, n):
+    """Average the mover's view of the chosen children's probabilities over the 21 rolls."""
+    out = np.zeros((n, 5), np.float64)
+    for i in range(n):
+        for r in range(21):
+            q = child_probs[i * 21 + r]
+            w = _W[r]
+            out[i, 0] += w * (1.0 - q[0])
+            out[i, 1] += w * q[3]
+            out[i, 2] += w * q[4]
+            out[i, 3] += w * q[1]
+            out[i, 4] += w * q[2]
+    return out
+
+
+def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None) -> np.ndarray:
+    """float64[n, 5] at ``ply`` (0, 1, 2, ...) for int8[n, 2, 25] boards (``[1]`` on roll)."""
+    if ply < 0:
+        raise ValueError(f"ply must be 0 or more, not {ply}")
+    ev = evaluator or default_evaluator()
+    b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    out = static_probs(b, ev)
+    if ply == 0 or b.shape[0] == 0:
+        return out
+    db = _bo.load_databases()
+    scratch = np.zeros((b.shape[0], 5))
+    kind = _exact_kernel(b, db.os_rolls, db.os_gammon, db.ts, scratch)
+    live = np.flatnonzero((kind != 1) & (kind != 2))  # finished games and exact bear-offs stay
+    if live.size == 0:
+        return out
+    children, offsets = _expand(b[live])
+    p0 = static_probs(children, ev)
+    best = _best_children(equity(p0), offsets)
+    chosen = p0[best] if ply == 1 else evaluate_boards(children[best], ply - 1, ev)
+    out[live] = _average_over_rolls(chosen, live.size)
+    return out
+
+
+# ----------------------------------------------------------------------------- public API
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Cubeless evaluation of a position for the player on roll, before his roll."""
+
+    probs: tuple[float, float, float, float, float]
+    equity: float
+    ply: int
+    evaluator_version: str
+
+    def to_dict(self) -> dict:
+        return {"probs": list(self.probs), "equity": self.equity, "ply": self.ply,
+                "evaluator": self.evaluator_version}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFilter:
+    """Before a deeper search keep at most ``keep`` plays within ``threshold`` of the best 0-ply play."""
+
+    keep: int = 8
+    threshold: float = 0.16
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPlay:
+    """A play with its evaluation for the mover (after the play, before the opponent's roll)."""
+
+    play: object  # bgtools.core.movegen.Play
+    probs: tuple[float, float, float, float, float]
+    equity: float
+    diff: float  #: equity minus the best play's (0 for the best, negative otherwise)
+    ply: int  #: the depth it was evaluated at (filtered-out plays keep their 0-ply value)
+
+    def to_dict(self) -> dict:
+        return {"move": self.play.notation(), "position_id": self.play.after_id,
+                "equity": self.equity, "probs": list(self.probs), "diff": self.diff, "ply": self.ply}
+
+
+def _version(ev: Evaluator) -> str:
+    return f"{ev.name} {ev.version}"
+
+
+def evaluate(position: Position, ply: int = 0, evaluator: Evaluator | None = None) -> Evaluation:
+    """Cubeless probabilities and equity of ``position`` at ``ply``."""
+    ev = evaluator or default_evaluator()
+    p = evaluate_boards(position.to_array()[None], ply, ev)[0]
+    probs = tuple(float(x) for x in p)
+    return Evaluation(probs, float(equity(p)), ply, _version(ev))
+
+
+def evaluate_plays(after_boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None) -> np.ndarray:
+    """All candidate plays of a roll at once: boards after each play, **opponent on roll**;
+    returns float64[n, 5] for the mover."""
+    return invert_probs(evaluate_boards(after_boards, ply, evaluator))
+
+
+def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
+               move_filter: MoveFilter = MoveFilter()) -> list[RankedPlay]:
+    """The legal plays of ``dice`` ranked best first by cubeless equity at ``ply``."""
+    from bgtools.core.movegen import legal_plays
+
+    ev = evaluator or default_evaluator()
+    plays = legal_plays(position, dice)
+    if not plays:
+        return []
+    after = np.stack([p.after.to_array() for p in plays])
+    probs = evaluate_plays(after, 0, ev)
+    eq = equity(probs)
+    depth = np.zeros(len(plays), np.int64)
+    if ply > 0:
+        order = np.argsort(-eq, kind="stable")
+        keep = [i for i in order[: move_filter.keep] if eq[i] >= eq[order[0]] - move_filter.threshold]
+        keep_idx = np.array(keep, np.int64)
+        deep = evaluate_plays(after[keep_idx], ply, ev)
+        probs[keep_idx] = deep
+        eq[keep_idx] = equity(deep)
+        depth[keep_idx] = ply
+    order = sorted(range(len(plays)), key=lambda i: (-depth[i], -eq[i]))
+    best = eq[order[0]]
+    return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(eq[i]), float(eq[i] - best),
+                       int(depth[i])) for i in order]

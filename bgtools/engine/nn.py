@@ -1,0 +1,287 @@
+"""Our own neural evaluator: one small sigmoid net per position class.
+
+Each net maps the inputs of :mod:`bgtools.engine.features` through one sigmoid hidden layer to
+five sigmoid outputs for the player on roll, before he rolls: P(win), P(win gammon),
+P(win backgammon), P(lose gammon), P(lose backgammon), cumulative as in gnubg.
+Finished games are scored exactly.
+
+The weights are plain float32 arrays, grouped per layer in tuples indexed by net class
+(``NET_CONTACT``, ``NET_CRASHED``, ``NET_RACE``) so that Numba code elsewhere (self-play,
+rollouts) can call :func:`eval_board` / :func:`nn_forward` directly.
+
+Importing this module compiles nothing; the kernels compile (or load from cache) on first use.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
+
+__all__ = [
+    "Weights",
+    "NeuralEvaluator",
+    "init_weights",
+    "nn_forward",
+    "eval_board",
+    "evaluate_boards_kernel",
+    "equity_from_probs",
+    "load_default_network",
+    "DEFAULT_WEIGHTS",
+]
+
+DEFAULT_WEIGHTS = "nn_weights.npz"
+NET_NAMES = ("contact", "crashed", "race")
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Per-class layers: ``W1[c]`` float32[inputs, hidden], ``b1[c]`` [hidden],
+    ``W2[c]`` [hidden, 5], ``b2[c]`` [5]; ``meta`` holds name, version, training figures."""
+
+    W1: tuple[np.ndarray, ...]
+    b1: tuple[np.ndarray, ...]
+    W2: tuple[np.ndarray, ...]
+    b2: tuple[np.ndarray, ...]
+    meta: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return tuple(int(w.shape[1]) for w in self.W1)
+
+    def arrays(self) -> tuple[tuple, tuple, tuple, tuple]:
+        return self.W1, self.b1, self.W2, self.b2
+
+    def copy(self) -> "Weights":
+        return Weights(*(tuple(a.copy() for a in t) for t in self.arrays()), meta=dict(self.meta))
+
+    def save(self, path: str | Path, **extra: np.ndarray) -> None:
+        """Write an ``.npz`` (float32 layers, JSON ``meta``, plus any ``extra`` arrays)."""
+        d: dict[str, np.ndarray] = {}
+        for c in range(3):
+            d[f"W1_{c}"], d[f"b1_{c}"] = self.W1[c], self.b1[c]
+            d[f"W2_{c}"], d[f"b2_{c}"] = self.W2[c], self.b2[c]
+        d["meta"] = np.array(json.dumps(self.meta))
+        d.update(extra)
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, **d)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path_or_file) -> "Weights":
+        with np.load(path_or_file, allow_pickle=False) as z:
+            W1 = tuple(np.ascontiguousarray(z[f"W1_{c}"], np.float32) for c in range(3))
+            b1 = tuple(np.ascontiguousarray(z[f"b1_{c}"], np.float32) for c in range(3))
+            W2 = tuple(np.ascontiguousarray(z[f"W2_{c}"], np.float32) for c in range(3))
+            b2 = tuple(np.ascontiguousarray(z[f"b2_{c}"], np.float32) for c in range(3))
+            meta = json.loads(str(z["meta"])) if "meta" in z else {}
+        return cls(W1, b1, W2, b2, meta)
+
+
+def init_weights(hidden: tuple[int, int, int] = (128, 64, 64), seed: int = 0) -> Weights:
+    """Small random weights (seeded) for nets with ``hidden`` units (contact, crashed, race)."""
+    rng = np.random.default_rng(seed)
+    W1, b1, W2, b2 = [], [], [], []
+    for c in range(3):
+        nin, nh = N_INPUTS[c], hidden[c]
+        W1.append(rng.normal(0.0, 1.0 / np.sqrt(nin), (nin, nh)).astype(np.float32))
+        b1.append(np.zeros(nh, np.float32))
+        W2.append(rng.normal(0.0, 1.0 / np.sqrt(nh), (nh, 5)).astype(np.float32))
+        b2.append(np.array([0.0, -2.0, -4.0, -2.0, -4.0], np.float32))
+    return Weights(tuple(W1), tuple(b1), tuple(W2), tuple(b2), {"hidden": list(hidden)})
+
+
+# -- kernels ------------------------------------------------------------------------------
+# The logistic function from a table with linear interpolation: the libm exp() call per
+# hidden unit was most of the cost of a forward pass.  The table spans [-16, 16] in steps of
+# 1/64; interpolation error is below 1e-5, far under what the nets can resolve.
+_SIG_N = 2048
+_SIG_LO = -16.0
+_SIG_SCALE = _SIG_N / 32.0
+_SIG_TABLE = (1.0 / (1.0 + np.exp(-(_SIG_LO + np.arange(_SIG_N + 2) / _SIG_SCALE)))).astype(np.float32)
+
+
+@nb.njit(cache=True, inline="always", fastmath=True)
+def sigmoid(v):
+    """1 / (1 + exp(-v)) for a float32, to about 1e-5."""
+    t = (v - np.float32(_SIG_LO)) * np.float32(_SIG_SCALE)
+    if t <= 0.0:
+        return _SIG_TABLE[0]
+    if t >= _SIG_N:
+        return _SIG_TABLE[_SIG_N]
+    i = int(t)
+    f = t - np.float32(i)
+    return _SIG_TABLE[i] + f * (_SIG_TABLE[i + 1] - _SIG_TABLE[i])
+
+
+@nb.njit(cache=True, fastmath=True)
+def _forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
+    """One row: hidden activations into ``h``, the five raw sigmoid outputs into ``y``."""
+    nh = W1.shape[1]
+    for k in range(nh):
+        h[k] = b1[k]
+    for j in range(nin):
+        v = x[j]
+        if v != 0.0:
+            for k in range(nh):
+                h[k] += v * W1[j, k]
+    # hidden sigmoids and the output layer in one pass over the rows of W2 ([hidden, 5])
+    a0 = np.float32(b2[0])
+    a1 = np.float32(b2[1])
+    a2 = np.float32(b2[2])
+    a3 = np.float32(b2[3])
+    a4 = np.float32(b2[4])
+    for k in range(nh):
+        hk = sigmoid(h[k])
+        h[k] = hk
+        a0 += hk * W2[k, 0]
+        a1 += hk * W2[k, 1]
+        a2 += hk * W2[k, 2]
+        a3 += hk * W2[k, 3]
+        a4 += hk * W2[k, 4]
+    y[0] = sigmoid(a0)
+    y[1] = sigmoid(a1)
+    y[2] = sigmoid(a2)
+    y[3] = sigmoid(a3)
+    y[4] = sigmoid(a4)
+
+
+@nb.njit(cache=True)
+def _consistent(y) -> None:
+    # cumulative outputs: P(win bg) <= P(win g) <= P(win); likewise for losses
+    w = min(max(y[0], 0.0), 1.0)
+    y[0] = w
+    y[1] = min(y[1], w)
+    y[2] = min(y[2], y[1])
+    y[3] = min(y[3], 1.0 - w)
+    y[4] = min(y[4], y[3])
+
+
+@nb.njit(cache=True)
+def nn_forward(X, W1, b1, W2, b2):
+    """Plain batched forward pass of one net: float32[n, inputs] -> float64[n, 5] (raw)."""
+    n = X.shape[0]
+    out = np.empty((n, 5), np.float64)
+    h = np.empty(W1.shape[1], np.float32)
+    y = np.empty(5, np.float32)
+    for i in range(n):
+        _forward_row(X[i], W1.shape[0], W1, b1, W2, b2, h, y)
+        for o in range(5):
+            out[i, o] = y[o]
+    return out
+
+
+@nb.njit(cache=True)
+def game_over_probs(board, out) -> bool:
+    """Exact outputs when a side has borne off all its checkers (then return True)."""
+    me = 0
+    opp = 0
+    for i in range(25):
+        me += board[1, i]
+        opp += board[0, i]
+    if me > 0 and opp > 0:
+        return False
+    # the loser is the side with checkers left
+    loser = 0 if me == 0 else 1
+    left = opp if me == 0 else me
+    g = 1.0 if left == 15 else 0.0
+    bg = 0.0
+    if g > 0.0:
+        for i in range(18, 25):
+            if board[loser, i] > 0:
+                bg = 1.0
+    for o in range(5):
+        out[o] = 0.0
+    if me == 0:
+        out[0], out[1], out[2] = 1.0, g, bg
+    else:
+        out[3], out[4] = g, bg
+    return True
+
+
+@nb.njit(cache=True)
+def eval_board(board, W1s, b1s, W2s, b2s, x, h, y, out) -> int:
+    """Outputs for ``board[1]`` on roll into ``out`` (float64[5]); return the net class.
+
+    ``x`` (float32[MAX_INPUTS]), ``h`` (float32[max hidden]) and ``y`` (float32[5]) are
+    scratch; after the call they hold the inputs, hidden activations and raw outputs.
+    """
+    if game_over_probs(board, out):
+        return CLASS_OVER
+    c = encode(board, x)
+    W1 = W1s[c]
+    _forward_row(x, W1.shape[0], W1, b1s[c], W2s[c], b2s[c], h, y)
+    for o in range(5):
+        out[o] = y[o]
+    _consistent(out)
+    return c
+
+
+@nb.njit(cache=True)
+def evaluate_boards_kernel(boards, W1s, b1s, W2s, b2s):
+    """float64[n, 5] outputs for each board's player on roll (``[1]``), before his roll."""
+    n = boards.shape[0]
+    res = np.empty((n, 5), np.float64)
+    x = np.zeros(MAX_INPUTS, np.float32)
+    nh = 1
+    for c in range(3):
+        nh = max(nh, W1s[c].shape[1])
+    h = np.empty(nh, np.float32)
+    y = np.empty(5, np.float32)
+    out = np.empty(5, np.float64)
+    for i in range(n):
+        eval_board(boards[i], W1s, b1s, W2s, b2s, x, h, y, out)
+        for o in range(5):
+            res[i, o] = out[o]
+    return res
+
+
+@nb.njit(cache=True)
+def equity_from_probs(p) -> float:
+    """Cubeless money equity: 2 P(w) - 1 + (P(wg) - P(lg)) + (P(wbg) - P(lbg))."""
+    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+
+
+# -- the evaluator -----------------------------------------------------------------------
+class NeuralEvaluator:
+    """Static (0-ply) evaluator backed by our trained nets.
+
+    ``evaluate_boards(boards)`` takes int8[n, 2, 25] boards (gnubg order, ``[1]`` on roll,
+    before his roll) and returns float64[n, 5] probabilities.
+    """
+
+    def __init__(self, weights: Weights, name: str | None = None, version: str | None = None) -> None:
+        self.weights = weights
+        self.name = name or weights.meta.get("name", "bgtools-nn")
+        self.version = version or weights.meta.get("version", "nn-untrained")
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "NeuralEvaluator":
+        return cls(Weights.load(path))
+
+    def evaluate_boards(self, boards: np.ndarray) -> np.ndarray:
+        b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+        return evaluate_boards_kernel(b, *self.weights.arrays())
+
+    def evaluate(self, position) -> np.ndarray:
+        """float64[5] for a :class:`~bgtools.core.position.Position` (player on roll's view)."""
+        return self.evaluate_boards(position.to_array()[None])[0]
+
+    def __repr__(self) -> str:
+        return f"NeuralEvaluator(name={self.name!r}, version={self.version!r}, hidden={self.weights.hidden})"
+
+
+def load_default_network() -> NeuralEvaluator | None:
+    """The shipped network in ``bgtools/data/``, or None when no weights are shipped."""
+    res = resources.files("bgtools.data").joinpath(DEFAULT_WEIGHTS)
+    if not res.is_file():
+        return None
+    with res.open("rb") as f:
+        return NeuralEvaluator(Weights.load(f))

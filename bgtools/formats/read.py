@@ -1,0 +1,155 @@
+"""Reading match records: format detection, files, folders and globs, streaming.
+
+:func:`read_match` (path, text or bytes -> one replayed :class:`~bgtools.model.match.Match`),
+:func:`read_matches` (paths, folders -> one Match per file, streamed), :func:`iter_games`
+(one game at a time, with the match header).  The format is sniffed from the content and
+the name: ``.mat`` text and its dialects, gnubg SGF, FIBS oldmoves, bgtools JSON.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Union
+
+from bgtools.formats.matchjson import parse_json
+from bgtools.formats.matfile import parse_mat
+from bgtools.formats.oldmoves import parse_oldmoves
+from bgtools.formats.sgf import parse_sgf
+from bgtools.model.game import Game
+from bgtools.model.match import Match
+from bgtools.model.problems import MatchFileError, MatchProblem
+from bgtools.model.replay import finish_match
+
+__all__ = ["read_match", "read_matches", "iter_games", "expand_paths", "detect_format", "decode_bytes",
+           "MATCH_SUFFIXES", "Source"]
+
+Source = Union[str, bytes, os.PathLike]
+
+#: format name -> reader of its text: ``parse(text, file_name, strict=...) -> Match`` (not replayed)
+PARSERS = {"mat": parse_mat, "sgf": parse_sgf, "oldmoves": parse_oldmoves, "json": parse_json}
+
+
+def detect_format(text: str, name: str = "") -> str:
+    """Guess the format of a match record: ``mat``, ``sgf``, ``oldmoves`` or ``json``."""
+    suffix = Path(name).suffix.lower() if name else ""
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    if head.startswith("(;") or suffix == ".sgf":
+        return "sgf"
+    if head.startswith("{") or suffix == ".json":
+        return "json"
+    if "Score is " in head and " is X - " in head or suffix == ".oldmoves":
+        return "oldmoves"
+    return "mat"
+
+
+def decode_bytes(data: bytes) -> str:
+    """UTF-8 (BOM stripped), falling back to Latin-1 for old single-byte files."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _load(source: Source) -> tuple[str, str]:
+    """(text, name) of a path, bytes or text."""
+    if isinstance(source, bytes):
+        return decode_bytes(source), ""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                           and len(source) < 4096 and os.path.exists(source)):
+        p = Path(source)
+        try:
+            data = p.read_bytes()
+            if p.suffix.lower() == ".gz":
+                import gzip
+                import zlib
+
+                try:
+                    data = gzip.decompress(data)
+                except (OSError, EOFError, zlib.error) as e:
+                    raise MatchFileError(MatchProblem(f"not a readable gzip file: {e}", str(source))) from None
+                return decode_bytes(data), str(source)[:-3]
+            return decode_bytes(data), str(source)
+        except OSError as e:
+            raise MatchFileError(MatchProblem(f"cannot read: {e.strerror or e}", str(source))) from None
+    return str(source), ""
+
+
+def read_match(source: Source, *, format: Optional[str] = None, strict: bool = False,
+               name: str = "") -> Match:
+    """Read and replay one match from a path, text or bytes.
+
+    Errors are collected on the games (``match.errors``); ``strict=True`` raises
+    :class:`MatchFileError` at the first one.  A file that holds no match at all raises
+    MatchFileError too.
+    """
+    text, fname = _load(source)
+    fmt = format or detect_format(text, fname)
+    fname = name or fname
+    parse = PARSERS.get(fmt)
+    if parse is None:
+        raise ValueError(f"unknown match format {fmt!r}")
+    m = parse(text, fname, strict=strict)
+    m = finish_match(m, fname, strict)
+    return replace(m, source=fname, format=fmt)
+
+
+MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf", ".json", ".oldmoves", ".sgf.gz", ".mat.gz")
+
+
+def expand_paths(paths: Iterable[Union[str, os.PathLike]]) -> Iterator[str]:
+    """Files, folders (searched recursively for match files) and glob patterns -> file paths."""
+    import glob
+
+    for p in paths:
+        s = str(p)
+        if s == "-":
+            yield s
+        elif os.path.isdir(s):
+            for root, dirs, files in os.walk(s):
+                dirs.sort()
+                for f in sorted(files):
+                    if f.lower().endswith(MATCH_SUFFIXES):
+                        yield os.path.join(root, f)
+        elif os.path.exists(s):
+            yield s
+        else:
+            hits = sorted(glob.glob(s, recursive=True))
+            if not hits:
+                yield s  # reported as unreadable by the caller
+            for h in hits:
+                if os.path.isfile(h):
+                    yield h
+
+
+def read_matches(paths: Iterable[Union[str, os.PathLike]], *, strict: bool = False) -> Iterator[Match]:
+    """Yield one replayed :class:`Match` per file (folders and globs expanded), streaming.
+
+    An unreadable file yields a Match with no games and the reason in ``file_errors``.
+    """
+    for path in expand_paths(paths):
+        try:
+            yield read_match(Path(path), strict=strict, name=path)
+        except MatchFileError as e:
+            if strict:
+                raise
+            yield Match(("", ""), 0, source=path, file_errors=[replace(e.error, file=path)])
+
+
+def iter_games(source: Union[Source, Iterable], *, strict: bool = False) -> Iterator[tuple[Match, Game]]:
+    """Yield ``(match header, game)`` for every game of one source or of many paths.
+
+    The header is the Match without its games.  Only one match is held at a time.
+    """
+    if isinstance(source, (list, tuple)) or (not isinstance(source, (str, bytes, os.PathLike))):
+        matches = read_matches(source, strict=strict)
+    else:
+        matches = iter([read_match(source, strict=strict)])
+    for m in matches:
+        head = replace(m, games=())
+        for g in m.games:
+            yield head, g
+

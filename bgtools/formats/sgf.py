@@ -1,0 +1,308 @@
+"""gnubg SGF (``GM[6]``) match files: reader and writer.
+
+A match is a collection of game trees, one per game.  Points are letters in White's
+numbering (``a`` = White's 1-point ... ``x`` = 24, ``y`` = bar, ``z`` = off), so Black's
+own point ``p`` is letter ``25 - p``.  White is gnubg player 0 (first-named), Black
+player 1.  ``MI[game:n]`` is 0-based as gnubg writes it; resignations appear only in
+``RE[W+2R]``; a beaver is a double answered by a double.  Analysis properties
+(``A``, ``DA``, ``LU``, ``BM``, ``GS``, ...) are kept as opaque strings: per game in
+``Game.props`` and per action in ``Game.notes`` (one dict per action), and written
+back unchanged.  Setup nodes (board edits) are not replayed.
+
+>>> from bgtools.model.match import read_match
+>>> m = read_match("(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B];W[31hefe];B[42qusu])")
+>>> m.games[0].actions[1]
+Roll(player=1, dice=(4, 2), steps=((8, 4), (6, 4)), status='play')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from bgtools.base.version import __version__
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
+from bgtools.model.match import Match
+from bgtools.model.problems import MatchFileError, MatchProblem
+
+__all__ = ["parse_sgf", "format_sgf", "write_sgf", "parse_collection"]
+
+_TOKEN = re.compile(r"\s*(?:(\()|(\))|(;)|([A-Za-z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+))", re.S)
+_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
+_SETUP = {"AE", "AB", "AW", "CV", "CP", "CO"}
+_STRUCT = {"W", "B"}
+
+
+def _unescape(v: str) -> str:
+    return re.sub(r"\\(.)", r"\1", v.replace("\\\n", ""))
+
+
+def _escape(v: str) -> str:
+    return v.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def parse_collection(text: str, file: str = "") -> list[list[tuple[int, dict]]]:
+    """Split SGF text into game trees; each a list of ``(line, {prop: [values]})`` nodes.
+
+    Only the main line of each tree is kept (gnubg writes no variations).
+    """
+    trees: list[list[tuple[int, dict]]] = []
+    pos, n = 0, len(text)
+    depth = 0
+    cur: Optional[list] = None
+    node: Optional[dict] = None
+    skip_from = 0  # > 0: inside a second or later variation opened at this depth
+    closed: set[int] = set()  # depths at which a variation has already been read
+
+    def lineno(i: int) -> int:
+        return text.count("\n", 0, i) + 1
+
+    while pos < n:
+        m = _TOKEN.match(text, pos)
+        if not m:
+            rest = text[pos:]
+            if not rest.strip():
+                break
+            col = pos - text.rfind("\n", 0, pos)
+            raise MatchFileError(MatchProblem(f"SGF syntax error near {rest.strip()[:20]!r}", file, lineno(pos), col))
+        start, pos = m.start(), m.end()
+        if m.group(1):
+            depth += 1
+            if depth == 1:
+                cur = []
+                trees.append(cur)
+                closed = set()
+            elif not skip_from and depth in closed:
+                skip_from = depth
+            node = None
+        elif m.group(2):
+            if depth == 0:
+                raise MatchFileError(MatchProblem("SGF: ')' without '('", file, lineno(start)))
+            if skip_from == depth:
+                skip_from = 0
+            closed.add(depth)
+            closed = {d for d in closed if d <= depth}
+            depth -= 1
+            node = None
+        elif m.group(3):
+            if cur is None or depth == 0:
+                raise MatchFileError(MatchProblem("SGF: node outside a game tree", file, lineno(start)))
+            node = None
+            if not skip_from:
+                node = {}
+                cur.append((lineno(start), node))
+        else:
+            if node is None:
+                if skip_from:
+                    continue
+                raise MatchFileError(MatchProblem(f"SGF: property {m.group(4)} outside a node", file, lineno(start)))
+            node.setdefault(m.group(4).upper(), []).extend(_unescape(v) for v in _VALUE.findall(m.group(5)))
+    if depth != 0:
+        raise MatchFileError(MatchProblem("SGF: unbalanced parentheses (file cut short?)", file, lineno(n)))
+    return trees
+
+
+def _pt(ch: str, player: int) -> int:
+    if ch == "y":
+        return 25
+    if ch == "z":
+        return 0
+    i = ord(ch) - ord("a") + 1
+    if not 1 <= i <= 24:
+        raise ValueError(f"{ch!r} is not a point letter a..z")
+    return i if player == 0 else 25 - i
+
+
+def point_letter(p: int, player: int) -> str:
+    if p == 25:
+        return "y"
+    if p == 0:
+        return "z"
+    return chr(ord("a") + (p if player == 0 else 25 - p) - 1)
+
+
+def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
+    """Parse a gnubg SGF collection into an (unreplayed) :class:`Match`."""
+    trees = parse_collection(text, file)
+    if not trees:
+        raise MatchFileError(MatchProblem("no SGF game tree found", file))
+    games: list[Game] = []
+    players = ("", "")
+    length = 0
+    jacoby = False
+    crawford = True
+    root_tags: dict = {}
+    file_errors: list[MatchProblem] = []
+    for gi, tree in enumerate(trees):
+        if not tree:
+            continue
+        rline, root = tree[0]
+        if "GM" in root and root["GM"][0].strip() != "6":
+            raise MatchFileError(MatchProblem(f"SGF game {gi + 1} is GM[{root['GM'][0]}], not backgammon (GM[6])",
+                                            file, rline))
+        mi = {}
+        for v in root.get("MI", []):
+            if ":" in v:
+                k, _, val = v.partition(":")
+                mi[k.strip()] = val.strip()
+        errors: list[MatchProblem] = []
+        try:
+            length = int(mi.get("length", length))
+            score = (int(mi.get("ws", 0)), int(mi.get("bs", 0)))
+            number = int(mi.get("game", gi)) + 1
+        except ValueError:
+            errors.append(MatchProblem(f"SGF MI{root.get('MI')} values are not numbers", file, rline, 0, gi + 1))
+            score, number = (0, 0), gi + 1
+        if gi == 0 or players == ("", ""):
+            players = (root.get("PW", [""])[0], root.get("PB", [""])[0])
+            root_tags = {k: v[0] for k, v in root.items() if k in ("EV", "RO", "PC", "DT", "AN", "GC", "WR", "BR")}
+        rules = set()
+        for v in root.get("RU", []):
+            rules.update(x.strip() for x in v.split(":"))
+        if "Jacoby" in rules:
+            jacoby = True
+        if gi == 0 and length > 0 and "Crawford" not in rules and rules:
+            crawford = False
+        props = {k: v for k, v in root.items()}
+        actions: list = []
+        notes: list = []
+        cube, new = 1, None
+        setup = False
+        resign_offer = False
+        nodes = tree[1:]
+        # gnubg puts some root data in the first node; moves may also sit in the root
+        if "W" in root or "B" in root:
+            nodes = [(rline, {k: v for k, v in root.items() if k in _STRUCT})] + nodes
+        for line, node in nodes:
+            if _SETUP & node.keys():
+                setup = True
+            who = "W" if "W" in node else ("B" if "B" in node else None)
+            extra = {k: v for k, v in node.items() if k not in _STRUCT}
+            if who is None:
+                pl, di = node.get("PL", [""])[0].strip().upper(), node.get("DI", [""])[0].strip()
+                if pl in ("W", "B") and re.fullmatch(r"[1-6][1-6]", di) and not _SETUP & node.keys():
+                    # gnubg: dice rolled, no move (a resignation follows)
+                    actions.append(Roll(0 if pl == "W" else 1, (int(di[0]), int(di[1])), None, "rolled", "???",
+                                        line=line))
+                    notes.append({k: v for k, v in extra.items() if k not in ("PL", "DI")})
+                continue
+            p = 0 if who == "W" else 1
+            val = node[who][0].strip()
+            low = val.lower()
+            loc = dict(line=line, column=0)
+            if resign_offer and low in ("accept", "reject", "take", "drop"):
+                resign_offer = False
+                continue  # the answer to a resignation; RE[...] carries the outcome
+            resign_offer = False
+            if low == "double":
+                if new is not None and actions and isinstance(actions[-1], (Double, Beaver)) \
+                        and actions[-1].player != p:
+                    new *= 2
+                    actions.append(Beaver(p, new, **loc))
+                else:
+                    new = cube * 2
+                    actions.append(Double(p, new, **loc))
+            elif low in ("take", "accept"):
+                if new is not None:
+                    cube = new
+                new = None
+                actions.append(Take(p, **loc))
+            elif low in ("drop", "reject", "pass"):
+                new = None
+                actions.append(Drop(p, **loc))
+            elif low.startswith("resign"):
+                resign_offer = True
+                continue
+            elif re.fullmatch(r"[1-6][1-6][a-z]{0,8}", val) and len(val) % 2 == 0:
+                try:
+                    steps = tuple((_pt(val[i], p), _pt(val[i + 1], p)) for i in range(2, len(val), 2))
+                except ValueError as e:
+                    errors.append(MatchProblem(f"SGF move {val!r}: {e}", file, line, 0, number))
+                    continue
+                actions.append(Roll(p, (int(val[0]), int(val[1])), steps, "play",
+                                    " ".join(f"{a}/{b}" for a, b in steps), **loc))
+            else:
+                errors.append(MatchProblem(f"SGF move {who}[{val}] is not a roll, double, take or drop",
+                                         file, line, 0, number))
+                continue
+            notes.append(extra)
+        re_ = root.get("RE", [""])[0].strip()
+        m = re.fullmatch(r"([WB])\+(\d+)(R?)(?:esign)?", re_, re.I)
+        if m:
+            w = 0 if m.group(1).upper() == "W" else 1
+            pts = int(m.group(2))
+            if m.group(3):
+                c = cube if new is None else cube
+                actions.append(Resign(1 - w, max(1, min(3, pts // max(c, 1)))))
+                notes.append({})
+            actions.append(Win(w, pts))
+            notes.append({})
+        elif re_:
+            errors.append(MatchProblem(f"SGF result RE[{re_}] is not W+n or B+n", file, rline, 0, number))
+        if setup:
+            props["_setup"] = ["1"]
+        games.append(Game(number, score, tuple(actions), errors=errors, line=rline, props=props,
+                          notes=tuple(notes)))
+    return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby and length == 0,
+                 beavers=any(isinstance(a, Beaver) for g in games for a in g.actions),
+                 tags=root_tags, source=file, format="sgf", file_errors=file_errors)
+
+
+def _resign_points(g: Game) -> bool:
+    return any(isinstance(a, Resign) for a in g.actions)
+
+
+def format_sgf(match: Match) -> str:
+    """The match as a gnubg-style SGF collection (analysis properties kept when present)."""
+    out = []
+    for gi, g in enumerate(match.games):
+        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[bgtools:{__version__}]",
+                f"MI[length:{match.length}][game:{gi}][ws:{g.score[0]}][bs:{g.score[1]}]",
+                f"PW[{_escape(match.players[0])}]PB[{_escape(match.players[1])}]"]
+        rules = []
+        if match.crawford and match.length:
+            rules.append("Crawford")
+            if g.crawford:
+                rules.append("CrawfordGame")
+        if match.jacoby and not match.length:
+            rules.append("Jacoby")
+        if rules:
+            root.append(f"RU[{':'.join(rules)}]")
+        if g.result is not None:
+            root.append(f"RE[{'WB'[g.result.winner]}+{g.result.points}{'R' if g.result.how == 'resign' else ''}]")
+        skip = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "RU", "RE", "_setup", "W", "B"}
+        for k, vals in g.props.items():
+            if k not in skip:
+                root.append(k + "".join(f"[{_escape(v)}]" for v in vals))
+        out.append("".join(root))
+        notes = list(g.notes) if len(g.notes) == len(g.actions) else []
+        for k, a in enumerate(g.actions):
+            if isinstance(a, (Resign, Win)):
+                continue
+            who = "WB"[a.player]
+            extra = ""
+            if notes:
+                extra = "".join(key + "".join(f"[{_escape(v)}]" for v in vals) for key, vals in notes[k].items())
+            if isinstance(a, Roll) and a.status == "rolled":
+                out.append(f";PL[{who}]DI[{a.dice[0]}{a.dice[1]}]{extra}")
+                continue
+            if isinstance(a, Roll):
+                val = f"{a.dice[0]}{a.dice[1]}"
+                if a.steps:
+                    val += "".join(point_letter(x, a.player) + point_letter(y, a.player) for x, y in a.steps)
+            elif isinstance(a, (Double, Beaver)):
+                val = "double"
+            elif isinstance(a, Take):
+                val = "take"
+            else:
+                val = "drop"
+            out.append(f";{who}[{val}]{extra}")
+        out.append(")")
+    return "\n".join(out) + "\n"
+
+
+def write_sgf(match: Match, path) -> None:
+    """Write ``match`` as SGF atomically (temporary file + rename)."""
+    from bgtools.base.fileio import atomic_write
+
+    atomic_write(path, format_sgf(match))

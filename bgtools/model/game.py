@@ -1,0 +1,154 @@
+"""The actions of a game, how it ended, and the game itself (frozen dataclasses).
+
+Every action has ``player`` (0/1, who acts).  Equality ignores where a thing was read from
+(line and column fields are ``compare=False``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from bgtools.model.problems import MatchProblem
+
+__all__ = ["Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "Action", "Result", "Game"]
+
+
+_LOC = dict(compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A roll and the play made with it.
+
+    ``dice`` keeps the written order.  ``steps``: the play as single-die steps, ``()``
+    when no play was legal, ``None`` when no play is recorded.  ``status``: ``"play"``,
+    ``"dance"`` (no legal play), ``"rolled"`` (roll only: ``???`` or no move written,
+    typically before a resignation), ``"illegal"`` (the written move is not legal; the
+    rest of the game is then not replayed), ``"unchecked"`` (after an illegal move).
+    ``text`` is the move as written, ``line``/``move_no`` where.
+    """
+
+    player: int
+    dice: tuple[int, int]
+    steps: Optional[tuple[tuple[int, int], ...]] = None
+    status: str = "play"
+    text: str = field(default="", **_LOC)
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+    @property
+    def is_play(self) -> bool:
+        """A checker play that moved at least one checker (what gnubg counts as a play)."""
+        if self.status == "play":
+            return bool(self.steps)
+        return self.status == "unchecked" and (bool(self.steps) or "/" in self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """``player`` doubles; ``cube`` is the new cube value."""
+
+    player: int
+    cube: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver:
+    """``player`` takes and at once redoubles to ``cube`` (also a raccoon), keeping the cube."""
+
+    player: int
+    cube: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """``player`` accepts the double (``implied``: not written, as after a gnubg beaver)."""
+
+    player: int
+    implied: bool = field(default=False, compare=False)
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """``player`` passes the double and loses the cube value before it."""
+
+    player: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``player`` resigns ``level`` (1 single, 2 gammon, 3 backgammon) and the other accepts."""
+
+    player: int
+    level: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """``player`` wins ``points`` (the written result line)."""
+
+    player: int
+    points: int
+    line: int = field(default=0, **_LOC)
+    column: int = field(default=0, **_LOC)
+    move_no: int = field(default=0, **_LOC)
+
+
+Action = Union[Roll, Double, Beaver, Take, Drop, Resign, Win]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: ``winner`` (0/1) won ``points``; ``how`` is bearoff, drop or resign."""
+
+    winner: int
+    points: int
+    how: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of a match (see the module docstring)."""
+
+    number: int
+    score: tuple[int, int]
+    actions: tuple[Action, ...] = ()
+    result: Optional[Result] = None
+    crawford: bool = False
+    errors: list[MatchProblem] = field(default_factory=list, compare=False, repr=False)
+    line: int = field(default=0, compare=False, repr=False)
+    props: dict = field(default_factory=dict, compare=False, repr=False)  #: opaque extras (SGF root)
+    notes: tuple = field(default=(), compare=False, repr=False)  #: opaque per-action extras (SGF)
+
+    @property
+    def plays(self) -> int:
+        return sum(1 for a in self.actions if isinstance(a, Roll) and a.is_play)
+
+    @property
+    def doubles(self) -> int:
+        return sum(1 for a in self.actions if isinstance(a, (Double, Beaver)))
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        s = list(self.score)
+        if self.result is not None:
+            s[self.result.winner] += self.result.points
+        return (s[0], s[1])
+

@@ -1,0 +1,60 @@
+"""Problems found while reading a match record, and the exception that carries one.
+
+A :class:`MatchProblem` is a value (a sentence with its file, line, column, game and move);
+readers collect them on the game (``game.errors``) and go on.  :class:`MatchFileError` is
+raised for a record that cannot be read at all, or in strict mode at the first problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from bgtools.base.errors import BgtoolsError
+
+__all__ = ["MatchProblem", "MatchError", "MatchFileError"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchProblem:
+    """One problem found in a match record; ``line``/``column`` are 1-based (0 = unknown)."""
+
+    message: str
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    game: int = 0  #: game number as written (0 = outside a game)
+    move: int = 0  #: move number as written on the line (``12)``), 0 = unknown
+
+    def __str__(self) -> str:
+        where = [self.file or "<text>"]
+        if self.line:
+            where.append(str(self.line))
+            if self.column:
+                where.append(str(self.column))
+        ctx = []
+        if self.game:
+            ctx.append(f"game {self.game}")
+        if self.move:
+            ctx.append(f"move {self.move}")
+        return ":".join(where) + ": " + (f"{', '.join(ctx)}: " if ctx else "") + self.message
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column, "game": self.game,
+                "move": self.move, "message": self.message}
+
+
+
+#: former name of :class:`MatchProblem`, kept for existing code
+MatchError = MatchProblem
+
+
+class MatchFileError(BgtoolsError, ValueError):
+    """A match record that cannot be read (or, in strict mode, any error in it)."""
+
+    def __init__(self, error: Union[MatchProblem, str]):
+        if isinstance(error, str):
+            error = MatchProblem(error)
+        self.error = error
+        super().__init__(str(error))
+

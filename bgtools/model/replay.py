@@ -1,0 +1,421 @@
+"""Replay under the exact rules: each written play resolved to one legal play, results checked.
+
+:func:`replay` yields one :class:`Step` per action: the position and match state *before*
+it, the play made (hits recomputed from the board), the number of legal plays and the IDs.
+:func:`finish_match` (used by every reader) infers Crawford games and replays every game,
+collecting problems on the games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+
+import numpy as np
+
+from bgtools.core import movegen
+from bgtools.core.matchstate import GameState, MatchState, to_xgid
+from bgtools.core.movegen import Play
+from bgtools.core.moveparse import AmbiguousMoveError, IllegalMoveError, mover_after, parse_move_text, parse_play
+from bgtools.core.position import Position
+from bgtools.model.game import Action, Beaver, Double, Drop, Game, Resign, Result, Roll, Take, Win
+from bgtools.model.problems import MatchFileError, MatchProblem
+
+if TYPE_CHECKING:
+    from bgtools.model.match import Match
+
+__all__ = ["Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags"]
+
+
+def apply_steps(position: Position, steps: Sequence[tuple[int, int]]) -> tuple[Position, tuple[int, ...]]:
+    """Apply single-die steps (mover = ``position.on_roll``) without checking legality.
+
+    Returns the position with the opponent on roll and the points hit (mover's numbering).
+    """
+    me = list(position.on_roll)
+    opp = list(position.opponent)
+    hits = []
+    for a, b in steps:
+        me[24 if a == 25 else a - 1] -= 1
+        if b:
+            me[b - 1] += 1
+            j = 24 - b
+            if opp[j] == 1:
+                opp[j] = 0
+                opp[24] += 1
+                hits.append(b)
+    return Position(tuple(me), tuple(opp)), tuple(hits)
+
+
+def _target_from_text(position: Position, text: str) -> list[int]:
+    return mover_after(position, parse_move_text(text), text)
+
+
+def _target_from_steps(position: Position, steps) -> list[int]:
+    target = list(position.on_roll)
+    for a, b in steps:
+        sa = 24 if a == 25 else a - 1
+        if not (0 <= a <= 25 and 0 <= b <= 24) or target[sa] <= 0:
+            raise IllegalMoveError(f"no checker on {'bar' if a == 25 else a} to move")
+        target[sa] -= 1
+        if b:
+            target[b - 1] += 1
+    return target
+
+
+def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = None,
+             steps=None):
+    """Find the legal play written as ``text`` (or ``steps``).
+
+    Returns ``(play or None, number of legal plays)``; ``None`` with plays > 0 means no
+    move was given.  Raises IllegalMoveError / AmbiguousMoveError / MoveParseError.
+    """
+    d1, d2 = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
+    sc = movegen.scratch()
+    empty = (steps is not None and len(steps) == 0) or (steps is None and not (text or "").strip())
+    if empty:
+        return None, sc.run(position.to_array(), d1, d2)
+    if steps is not None:
+        target = _target_from_steps(position, steps)
+    else:
+        target = _target_from_text(position, text)
+    n, first, count = sc.find(position.to_array(), d1, d2, np.array(target, dtype=np.int8))
+    if n == 0:
+        raise IllegalMoveError(f"no play is legal with {d1}{d2}, but {text or steps!r} is written")
+    if count == 0:
+        shown = text if text is not None else " ".join(f"{a}/{b}" for a, b in steps)
+        raise IllegalMoveError(f"{shown.strip()!r} is not a legal play for {dice[0]}{dice[1]}")
+    idx = [first]
+    if count > 1:
+        idx = [i for i in range(n) if sc.boards[i, 1, :].tolist() == target]
+        if steps is not None:
+            # exact steps: pick the play whose hits follow from the steps in order
+            after, hits = apply_steps(position, steps)
+            for i in idx:
+                if sc.boards[i, 0, :].tolist() == list(after.on_roll):
+                    idx = [i]
+                    break
+            else:
+                raise AmbiguousMoveError(f"steps {steps!r} fit {len(idx)} legal plays")
+        else:
+            return parse_play(position, (d1, d2), text), n
+    i = int(idx[0])
+    k = int(sc.nsteps[i])
+    st = tuple((a + 1, b + 1) for a, b in sc.steps[i, :k].tolist())
+    opp_after = tuple(sc.boards[i, 0].tolist())
+    me_after = tuple(sc.boards[i, 1].tolist())
+    opp_before = position.opponent
+    hits = ()
+    if opp_after[24] != opp_before[24]:
+        hits = tuple(sorted({24 - j for j in range(24) if opp_before[j] == 1 and opp_after[j] == 0}, reverse=True))
+    return Play((d1, d2), st, hits, Position._trusted(me_after, opp_after)), n
+
+
+# ----------------------------------------------------------------------------- replay
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a replayed game with the position and match state before it."""
+
+    game_index: int  #: 0-based index of the game in the match
+    game_number: int  #: game number as written
+    index: int  #: 0-based index of the action in the game
+    action: Action
+    position: Position  #: before the action, seen from ``state.player_on_roll``
+    state: MatchState  #: before the action
+    play: Optional[object] = None  #: the movegen.Play made (rolls only)
+    legal_plays: int = 0  #: number of legal plays for the roll (0 for other actions)
+
+    @property
+    def position_id(self) -> str:
+        return self.position.position_id()
+
+    @property
+    def match_id(self) -> str:
+        return self.state.match_id()
+
+    @property
+    def xgid(self) -> str:
+        return to_xgid(self.position, self.state)
+
+    @property
+    def player(self) -> int:
+        return self.action.player
+
+
+def crawford_flags(length: int, scores: Sequence[tuple[int, int]], rule: bool = True) -> list[bool]:
+    """Which games are the Crawford game: the first one in which exactly one player is 1-away."""
+    out = []
+    seen = False
+    for s in scores:
+        is_c = False
+        if rule and length > 0 and not seen:
+            away = [length - s[0], length - s[1]]
+            if (away[0] == 1) != (away[1] == 1) and min(away) >= 1:
+                is_c = seen = True
+        out.append(is_c)
+    return out
+
+
+class _Replayer:
+    """Walks a game's actions, resolving and checking them; shared by readers and :func:`replay`."""
+
+    def __init__(self, match: Match, game: Game, file: str = "", strict: bool = False,
+                 want_steps: bool = False, game_index: int = 0):
+        self.m = match
+        self.g = game
+        self.file = file
+        self.strict = strict
+        self.want = want_steps
+        self.gi = game_index
+        self.errors: list[MatchProblem] = []
+        self.out: list[Action] = []
+        self.steps: list[Step] = []
+
+    def err(self, a, msg: str) -> None:
+        e = MatchProblem(msg, self.file, getattr(a, "line", 0) or self.g.line, getattr(a, "column", 0),
+                       self.g.number, getattr(a, "move_no", 0))
+        if self.strict:
+            raise MatchFileError(e)
+        self.errors.append(e)
+
+    def state(self, **kw) -> MatchState:
+        m, g = self.m, self.g
+        return MatchState(cube=min(self.cube, 2 ** 15), cube_owner=self.owner, crawford=g.crawford,
+                          match_length=m.length, score=g.score, jacoby=m.jacoby and m.length == 0,
+                          beavers=m.beavers, **kw)
+
+    def pos_for(self, p: int) -> Position:
+        return self.pos if self.persp == p else self.pos.swap()
+
+    def run(self) -> tuple[tuple[Action, ...], Optional[Result], list[MatchProblem], list[Step]]:
+        g = self.g
+        self.pos = Position.initial()
+        self.persp = 0
+        self.cube = 1
+        self.owner = -1
+        pending = None  # (doubler, cube before the double, new cube)
+        beavered = False
+        last_roller = None
+        broken = bool(g.props.get("_setup"))  # after an illegal move or a board edit: read on, replay no more
+        result: Optional[Result] = None
+        over = False
+        dropped = None
+        for idx, a in enumerate(g.actions):
+            p = a.player
+            if result is not None and not isinstance(a, Win):
+                self.err(a, "action after the end of the game")
+                self.out.append(a)
+                continue
+            if isinstance(a, Roll):
+                if pending is not None:
+                    if beavered and p == pending[0]:
+                        t = Take(p, implied=True, line=a.line, column=a.column, move_no=a.move_no)
+                        self._cube_step(t, pending, idx, beavered)
+                        self.out.append(t)
+                        pending = None
+                        beavered = False
+                    else:
+                        self.err(a, "roll while a double awaits an answer")
+                        pending = None
+                        beavered = False
+                if over and not broken:
+                    self.err(a, "roll after the game was already won by bearing off")
+                    broken = True  # read on, but replay no more
+                if last_roller is not None and p == last_roller and not broken:
+                    self.err(a, f"player {p + 1} rolls twice in a row")
+                last_roller = p
+                if broken:
+                    new = a if a.status == "rolled" else replace(a, status="unchecked")
+                    if self.want:
+                        self.steps.append(Step(self.gi, g.number, len(self.out), new, self.pos_for(p),
+                                               self.state(player_on_roll=p, turn=p, dice=a.dice)))
+                    self.out.append(new)
+                    continue
+                pos = self.pos_for(p)
+                st = self.state(player_on_roll=p, turn=p, dice=a.dice) if self.want else None
+                try:
+                    if a.status == "rolled":
+                        play, n = _resolve(pos, a.dice, "", None)
+                    else:
+                        play, n = _resolve(pos, a.dice, a.text if a.steps is None else None, a.steps)
+                except ValueError as e:
+                    self.err(a, f"illegal move: {e}" if "legal" not in str(e) and "fits" not in str(e)
+                             else str(e))
+                    bad = replace(a, steps=None, status="illegal")
+                    if self.want:
+                        self.steps.append(Step(self.gi, g.number, len(self.out), bad, pos, st, None, 0))
+                    self.out.append(bad)
+                    broken = True
+                    continue
+                if play is None:
+                    if a.status == "rolled":
+                        new = a
+                    elif n == 0:
+                        new = replace(a, steps=(), status="dance")
+                    else:
+                        # no move written although plays exist: gnubg plays a forced move,
+                        # otherwise records the roll only
+                        if n == 1:
+                            from bgtools.core.movegen import legal_plays
+
+                            play = legal_plays(pos, a.dice)[0]
+                        new = replace(a, steps=None, status="rolled") if play is None else \
+                            replace(a, steps=play.steps, status="play")
+                else:
+                    new = replace(a, steps=play.steps, status="play")
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), new, pos, st, play, n))
+                if play is not None:
+                    self.pos = play.after
+                    self.persp = 1 - p
+                    if self.pos.is_game_over():
+                        over = True
+                self.out.append(new)
+            elif isinstance(a, Double):
+                if pending is not None and not broken:
+                    self.err(a, "double while another double awaits an answer")
+                if not broken:
+                    if g.crawford:
+                        self.err(a, "double in the Crawford game")
+                    elif self.owner == 1 - p:
+                        self.err(a, f"player {p + 1} doubles but the opponent owns the cube")
+                    elif a.cube != 2 * self.cube:
+                        self.err(a, f"double to {a.cube} but the cube is at {self.cube}")
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
+                                           self.state(player_on_roll=p, turn=p)))
+                pending = (p, self.cube, a.cube)
+                beavered = False
+                self.out.append(a)
+            elif isinstance(a, (Take, Drop, Beaver)):
+                if pending is None or p == pending[0] and not beavered:
+                    if not broken:
+                        self.err(a, f"{type(a).__name__.lower()} without a double to answer")
+                    self.out.append(a)
+                    continue
+                if isinstance(a, Beaver):
+                    if self.want:
+                        self._cube_step(a, pending, idx, beavered, record_only=True)
+                    self.cube = a.cube
+                    self.owner = p
+                    pending = (pending[0], pending[2], a.cube)
+                    beavered = True
+                    self.out.append(a)
+                    continue
+                self._cube_step(a, pending, idx, beavered)
+                self.out.append(a)
+                if isinstance(a, Drop):
+                    dropped = (1 - p, pending[1])
+                pending = None
+                beavered = False
+            elif isinstance(a, Resign):
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
+                                           self.state(player_on_roll=p, turn=p)))
+                self.out.append(a)
+            elif isinstance(a, Win):
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
+                                           self.state(player_on_roll=p, turn=p,
+                                                      game_state=GameState.OVER)))
+                if result is not None:
+                    self.err(a, "a second result for the same game")
+                    continue
+                result = self._result(a, over, dropped, broken)
+                if result.how == "resign" and not (self.out and isinstance(self.out[-1], Resign)):
+                    self.out.append(Resign(1 - p, max(1, min(3, result.points // max(self.cube, 1))),
+                                           line=a.line, column=a.column, move_no=a.move_no))
+                self.out.append(replace(a, player=result.winner, points=result.points))
+        if pending is not None and not broken and result is None:
+            pass  # file ends while a double awaits an answer: game left open
+        if result is None and over and not broken:
+            w = self.persp ^ 1  # the player who just moved
+            result = Result(w, self._bearoff_points(w), "bearoff")
+        return tuple(self.out), result, self.errors, self.steps
+
+    def _cube_step(self, a, pending, idx, beavered, record_only=False):
+        doubler = pending[0]
+        if self.want:
+            self.steps.append(Step(self.gi, self.g.number, len(self.out), a, self.pos_for(doubler),
+                                   self.state(player_on_roll=doubler, turn=a.player, double_offered=True)))
+        if record_only:
+            return
+        if isinstance(a, Take):
+            if not beavered:
+                self.cube = pending[2]
+                self.owner = a.player
+
+    def _bearoff_points(self, winner: int) -> int:
+        pos = self.pos_for(1 - winner)  # loser's view: on_roll = loser
+        loser = pos.on_roll
+        if sum(loser) < 15:
+            mult = 1
+        elif loser[24] or any(loser[18:24]):
+            mult = 3
+        else:
+            mult = 2
+        if self.m.length == 0 and self.m.jacoby and self.owner == -1 and self.cube == 1:
+            mult = 1
+        return self.cube * mult
+
+    def _result(self, a: Win, over: bool, dropped, broken: bool) -> Result:
+        p = a.player
+        if dropped is not None:
+            if dropped[0] != p and not broken:
+                self.err(a, f"player {p + 1} wins although player {p + 1} dropped the double")
+            elif a.points != dropped[1] and not broken:
+                self.err(a, f"wins {a.points} point(s) but the dropped cube gives {dropped[1]}")
+            return Result(dropped[0], dropped[1], "drop")
+        if over and not broken:
+            w = self.persp ^ 1
+            pts = self._bearoff_points(w)
+            if w != p:
+                self.err(a, f"player {p + 1} is written as winner but player {w + 1} bore off all checkers")
+                return Result(w, pts, "bearoff")
+            if a.points != pts and not self._wins_match(p, a.points, pts):
+                self.err(a, f"wins {a.points} point(s) but the board and the cube give {pts}")
+            return Result(p, pts, "bearoff")
+        cube = max(self.cube, 1)
+        level = max(1, min(3, a.points // cube))
+        if not broken and (a.points % cube or not 1 <= a.points // cube <= 3) \
+                and not self._wins_match(p, a.points, cube * level):
+            self.err(a, f"wins {a.points} point(s) by resignation, which is not 1, 2 or 3 times "
+                        f"the cube ({cube})")
+        return Result(p, cube * level, "resign")
+
+    def _wins_match(self, p: int, written: int, actual: int) -> bool:
+        """Writers may put the match-winning total (or clamp it) on the last game's result."""
+        if self.m.length <= 0:
+            return False
+        need = self.m.length - self.g.score[p]
+        return written >= need and actual >= need
+
+
+def check_game(match: Match, game: Game, file: str = "", strict: bool = False) -> Game:
+    """Replay ``game``: resolve its moves, infer the result, collect errors (returns a new Game)."""
+    actions, result, errors, _ = _Replayer(match, game, file, strict).run()
+    if result is None and game.result is not None:
+        result = game.result
+    return replace(game, actions=actions, result=result, errors=list(game.errors) + errors)
+
+
+def finish_match(match: Match, file: str = "", strict: bool = False) -> Match:
+    """Infer Crawford games and replay every game (used by the readers)."""
+    flags = crawford_flags(match.length, [g.score for g in match.games], match.crawford)
+    games = []
+    for g, c in zip(match.games, flags):
+        games.append(check_game(match, replace(g, crawford=c), file, strict))
+    return replace(match, games=tuple(games))
+
+
+def replay_game(match: Match, game: Game, game_index: int = 0) -> Iterator[Step]:
+    """Yield a :class:`Step` for every action of ``game`` (position and state before it)."""
+    _, _, _, steps = _Replayer(match, game, want_steps=True, game_index=game_index).run()
+    yield from steps
+
+
+def replay(match: Match) -> Iterator[Step]:
+    """Yield a :class:`Step` for every action of every game of ``match``."""
+    for i, g in enumerate(match.games):
+        yield from replay_game(match, g, i)
+

@@ -1,0 +1,273 @@
+"""Seeded TD(lambda) self-play training of the nets in :mod:`bgtools.engine.nn`.
+
+Each game is played greedily at 0-ply by the current nets (both sides).  When it ends,
+every position ``s_t`` (player on roll before his roll) is moved toward its lambda-return,
+seen from its own side::
+
+    G_T = exact result,   G_t = (1 - lam) * flip(V(s_{t+1})) + lam * flip(G_{t+1})
+
+where ``flip`` turns the five outputs of the opponent into ours (win <-> 1 - win, our
+gammons <-> his).  The update is a gradient step on the cross-entropy of the sigmoid
+outputs, through the net of the position's class.  Game ``g`` of a run uses the seed
+``seed * 10**9 + g``, so a run stopped at a checkpoint resumes to the same weights.
+
+A run folder holds ``ckpt.npz`` (weights, games done, config), ``best.npz`` (the weights
+that scored best against pubeval so far), ``snapshots/`` (the weights at each strength
+check) and ``log.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine.features import MAX_INPUTS, encode
+from bgtools.engine.nn import Weights, _forward_row, eval_board, init_weights
+from bgtools.engine.play import MAX_TURNS, _swap_into, game_over_board, net_choose0, new_scratch
+
+__all__ = ["TrainConfig", "td_games", "train_run", "LOG_FIELDS"]
+
+LOG_FIELDS = ["games", "hours", "games_per_s", "alpha", "lambda", "turns_per_game", "ppg", "ci95", "eval_games", "note"]
+
+
+@nb.njit(cache=True)
+def _flip(src, dst) -> None:
+    dst[0] = 1.0 - src[0]
+    dst[1] = src[3]
+    dst[2] = src[4]
+    dst[3] = src[1]
+    dst[4] = src[2]
+
+
+@nb.njit(cache=True, fastmath=True)
+def _update(board, target, alpha, W1s, b1s, W2s, b2s, x, h, y, dh) -> None:
+    c = encode(board, x)
+    if c < 0:
+        return
+    W1 = W1s[c]
+    b1 = b1s[c]
+    W2 = W2s[c]
+    b2 = b2s[c]
+    nin = W1.shape[0]
+    nh = W1.shape[1]
+    _forward_row(x, nin, W1, b1, W2, b2, h, y)
+    d = np.empty(5, np.float32)
+    for o in range(5):
+        d[o] = target[o] - y[o]
+    for k in range(nh):
+        s = 0.0
+        for o in range(5):
+            s += W2[k, o] * d[o]
+        dh[k] = s * h[k] * (1.0 - h[k]) * alpha
+    for k in range(nh):
+        for o in range(5):
+            W2[k, o] += alpha * d[o] * h[k]
+    for o in range(5):
+        b2[o] += alpha * d[o]
+    for j in range(nin):
+        v = x[j]
+        if v != 0.0:
+            for k in range(nh):
+                W1[j, k] += v * dh[k]
+    for k in range(nh):
+        b1[k] += dh[k]
+
+
+@nb.njit(cache=True)
+def _td_kernel(W1s, b1s, W2s, b2s, first_game, n_games, seed, alpha, lam,
+               keys, table, stamp, outb, outs, outn, stats):
+    """Play and learn from ``n_games`` games; ``stats`` += (games, turns, first-player points)."""
+    traj = np.zeros((MAX_TURNS + 1, 2, 25), np.int8)
+    V = np.zeros((MAX_TURNS + 1, 5), np.float64)
+    x = np.zeros(MAX_INPUTS, np.float32)
+    nh = 1
+    for c in range(3):
+        nh = max(nh, W1s[c].shape[1])
+    h = np.empty(nh, np.float32)
+    dh = np.empty(nh, np.float32)
+    y = np.empty(5, np.float32)
+    p = np.empty(5, np.float64)
+    bp = np.empty(5, np.float64)
+    sw = np.zeros((2, 25), np.int8)
+    G = np.empty(5, np.float64)
+    fG = np.empty(5, np.float64)
+    fV = np.empty(5, np.float64)
+    gen = 0
+    for g in range(n_games):
+        np.random.seed(seed * 1000000000 + first_game + g)
+        board = np.zeros((2, 25), np.int8)
+        for s in range(2):
+            board[s, 5] = 5
+            board[s, 7] = 3
+            board[s, 12] = 5
+            board[s, 23] = 2
+        traj[0] = board
+        t = 0
+        while t < MAX_TURNS:
+            while True:
+                d1 = np.random.randint(1, 7)
+                d2 = np.random.randint(1, 7)
+                if t > 0 or d1 != d2:
+                    break
+            i, gen, n = net_choose0(board, max(d1, d2), min(d1, d2), W1s, b1s, W2s, b2s, keys, table, stamp,
+                                    gen, outb, outs, outn, sw, x, h, y, p, bp)
+            if i >= 0:
+                _swap_into(outb[i], board)
+                for o in range(5):
+                    V[t + 1, o] = bp[o]
+            else:
+                _swap_into(board.copy(), board)
+                eval_board(board, W1s, b1s, W2s, b2s, x, h, y, p)
+                for o in range(5):
+                    V[t + 1, o] = p[o]
+            t += 1
+            traj[t] = board
+            if game_over_board(board):
+                break
+        T = t
+        stats[0] += 1
+        stats[1] += T
+        # the side on roll at T lost; it is player T % 2
+        pts = 1.0 + V[T, 3] + V[T, 4]
+        stats[2] += pts if T % 2 == 1 else -pts
+        for o in range(5):
+            G[o] = V[T, o]
+        for s in range(T - 1, -1, -1):
+            _flip(G, fG)
+            _flip(V[s + 1], fV)
+            for o in range(5):
+                G[o] = (1.0 - lam) * fV[o] + lam * fG[o]
+            _update(traj[s], G, alpha, W1s, b1s, W2s, b2s, x, h, y, dh)
+    return gen
+
+
+def td_games(weights: Weights, first_game: int, n_games: int, seed: int, alpha: float, lam: float) -> np.ndarray:
+    """Train ``weights`` in place on games ``first_game .. first_game + n_games - 1``;
+    return (games, turns, points of the side that moved first)."""
+    keys, table, stamp, outb, outs, outn = new_scratch(1)
+    stats = np.zeros(3, np.float64)
+    _td_kernel(*weights.arrays(), first_game, n_games, seed, float(alpha), float(lam),
+               keys[0], table[0], stamp[0], outb[0], outs[0], outn[0], stats)
+    return stats
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Settings of a TD run (stored in its checkpoint; a resumed run keeps them)."""
+
+    games: int = 1_000_000
+    hidden: tuple[int, int, int] = (128, 64, 64)
+    alpha: float = 0.1
+    alpha_min: float = 0.02
+    alpha_halflife: int = 100_000
+    lam: float = 0.7
+    seed: int = 1
+    chunk: int = 500
+    ckpt_every: int = 5_000
+    eval_every: int = 25_000
+    eval_games: int = 1_000
+    eval_seed: int = 777
+
+    def alpha_at(self, games_done: int) -> float:
+        return max(self.alpha_min, self.alpha * 0.5 ** (games_done / self.alpha_halflife))
+
+    def lam_at(self, games_done: int) -> float:
+        """lambda decays with the learning rate (lam at the start, lam * alpha_min / alpha at the floor)."""
+        return self.lam * self.alpha_at(games_done) / self.alpha
+
+
+def _write_log(path: Path, row: dict) -> None:
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=LOG_FIELDS)
+        if new:
+            w.writeheader()
+        w.writerow(row)
+
+
+def _version(games: int) -> str:
+    return f"nn-{time.strftime('%Y%m%d')}-{games // 1000}k"
+
+
+def train_run(run_dir: str | Path, config: TrainConfig | None = None, echo=print, max_games: int | None = None,
+              init: str | Path | None = None) -> Weights:
+    """Train (or resume) the run in ``run_dir`` until ``config.games`` games are done.
+
+    ``config`` is used for a new run; an existing ``ckpt.npz`` brings its own settings
+    (only ``games`` may be raised).  ``max_games`` caps the games played by this call.
+    ``init`` starts a new run from saved weights, carrying on their game count and hours
+    (a later stage of training with other settings).
+    """
+    from bgtools.engine.play import duel_vs_pubeval
+
+    run = Path(run_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    ckpt = run / "ckpt.npz"
+    log = run / "log.csv"
+    if ckpt.exists():
+        w = Weights.load(ckpt)
+        stored = dict(w.meta["config"])
+        stored["hidden"] = tuple(stored["hidden"])
+        if config is not None and config.games > stored["games"]:
+            stored["games"] = config.games
+        cfg = TrainConfig(**stored)
+        done = int(w.meta["games"])
+        hours = float(w.meta.get("hours", 0.0))
+        best = float(w.meta.get("best_ppg", -9.0))
+        echo(f"resuming {run} at {done} games")
+    elif init is not None:
+        cfg = config or TrainConfig()
+        w = Weights.load(init)
+        cfg = TrainConfig(**{**asdict(cfg), "hidden": w.hidden})
+        done = int(w.meta.get("games", 0))
+        hours = float(w.meta.get("hours", 0.0))
+        best = -9.0
+        echo(f"new run {run} from {init} at {done} games: alpha {cfg.alpha_at(done):.4f}, lambda {cfg.lam_at(done):.3f}")
+    else:
+        cfg = config or TrainConfig()
+        w = init_weights(cfg.hidden, cfg.seed)
+        done, hours, best = 0, 0.0, -9.0
+        echo(f"new run {run}: hidden {cfg.hidden}, alpha {cfg.alpha}, lambda {cfg.lam}")
+
+    def save(path: Path) -> None:
+        meta = {"name": "bgtools-nn", "version": _version(done), "games": done, "hours": hours,
+                "best_ppg": best, "config": asdict(cfg), "hidden": list(cfg.hidden), "method": "td"}
+        Weights(w.W1, w.b1, w.W2, w.b2, meta).save(path)
+
+    stop = cfg.games if max_games is None else min(cfg.games, done + max_games)
+    last_ckpt = done
+    try:
+        while done < stop:
+            n = min(cfg.chunk, stop - done)
+            a = cfg.alpha_at(done)
+            t0 = time.perf_counter()
+            st = td_games(w, done, n, cfg.seed, a, cfg.lam_at(done))
+            dt = time.perf_counter() - t0
+            done += n
+            hours += dt / 3600.0
+            row = {"games": done, "hours": f"{hours:.4f}", "games_per_s": f"{n / dt:.1f}", "alpha": f"{a:.4f}",
+                   "lambda": f"{cfg.lam_at(done - n):.3f}", "turns_per_game": f"{st[1] / st[0]:.1f}",
+                   "ppg": "", "ci95": "", "eval_games": "", "note": ""}
+            if cfg.eval_every and done % cfg.eval_every == 0:
+                r = duel_vs_pubeval(w, cfg.eval_games, seed=cfg.eval_seed)
+                row.update(ppg=f"{r.ppg:.4f}", ci95=f"{r.ci95:.4f}", eval_games=r.games)
+                echo(f"{done} games: vs pubeval {r}")
+                (run / "snapshots").mkdir(exist_ok=True)
+                save(run / "snapshots" / f"g{done:08d}.npz")
+                if r.ppg > best:
+                    best = r.ppg
+                    save(run / "best.npz")
+                    row["note"] = "best"
+            _write_log(log, row)
+            if done - last_ckpt >= cfg.ckpt_every or done >= stop or row["ppg"]:
+                save(ckpt)
+                last_ckpt = done
+                echo(f"{done} games, {n / dt:.1f} games/s, alpha {a:.4f}, {hours:.3f} h")
+    except KeyboardInterrupt:
+        echo("interrupted: the last checkpoint is kept")
+    return w
