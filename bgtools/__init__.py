@@ -5,8 +5,9 @@ evaluation, rollouts) are loaded on first use.
 
 >>> import bgtools
 >>> pos = bgtools.Position.from_id("4HPwATDgc/ABMA")
->>> [p.notation() for p in bgtools.legal_plays(pos, (3, 1))][:1]
-['8/5 6/5']
+>>> plays = bgtools.legal_plays(pos, (3, 1))
+>>> len(plays), "8/5 6/5" in [p.notation() for p in plays]
+(16, True)
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "__version__",
     "Position",
     "PositionClass",
     "PositionError",

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 from bgtools.analysis.analyse import analyse_match
-from bgtools.analysis.records import MatchAnalysis
+from bgtools.analysis.records import AnalysisSettings, MatchAnalysis
 from bgtools.analysis.report import html_report
 from bgtools.analysis.sgfout import annotated_match
 from bgtools.base.fileio import atomic_path, atomic_write
@@ -18,7 +18,7 @@ from bgtools.formats.read import read_match
 from bgtools.formats.sgf import format_sgf
 from bgtools.model.problems import MatchFileError
 
-__all__ = ["OUTPUT_FORMATS", "FileResult", "output_paths", "match_json", "write_outputs", "annotate_file"]
+__all__ = ["OUTPUT_FORMATS", "AnnotateTask", "FileResult", "output_paths", "match_json", "write_outputs", "annotate_file"]
 
 
 OUTPUT_FORMATS = ("json", "jsonl", "csv", "parquet", "sgf", "html")
@@ -75,10 +75,20 @@ def write_outputs(match, analysis: MatchAnalysis, paths: dict[str, str]) -> list
     return done
 
 
-def annotate_file(task) -> FileResult:
-    """Analyse one file (a picklable task tuple for worker processes):
-    ``(path, outputs: dict format->path, settings, use_cache, want_lines, all_rows)``."""
-    path, outputs, settings, use_cache, want_lines, all_rows = task
+class AnnotateTask(NamedTuple):
+    """One file to annotate (picklable, for worker processes); a plain tuple in this order works too."""
+
+    path: str
+    outputs: dict[str, str]  #: format -> output path (empty: write nothing)
+    settings: AnalysisSettings
+    use_cache: bool = True
+    want_lines: bool = False  #: return the JSON lines
+    all_rows: bool = False  #: JSON lines for every decision, not only the errors
+
+
+def annotate_file(task: AnnotateTask | tuple) -> FileResult:
+    """Analyse one file and write its outputs; problems are returned, never raised."""
+    path, outputs, settings, use_cache, want_lines, all_rows = AnnotateTask(*task)
     try:
         m = read_match(path)
     except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:

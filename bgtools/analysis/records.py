@@ -12,16 +12,24 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass
-from typing import Optional
+from typing import Literal, Optional
+
+#: what a decision is about
+DecisionKind = Literal["checker", "cube"]
+#: gnubg's error classes, from none to the worst
+ErrorClass = Literal["none", "doubtful", "bad", "very bad"]
+#: gnubg's luck classes
+LuckClass = Literal["very unlucky", "unlucky", "none", "lucky", "very lucky"]
 
 __all__ = [
+    "DecisionKind", "ErrorClass", "LuckClass",
     "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
     "MatchAnalysis", "error_class", "luck_class", "ERROR_THRESHOLDS", "LUCK_THRESHOLDS", "RATINGS", "PHASES",
     "rating",
 ]
 
 #: (class, normalised equity lost above which it applies), worst first (gnubg 1.07 defaults)
-ERROR_THRESHOLDS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+ERROR_THRESHOLDS: tuple[tuple[ErrorClass, float], ...] = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
 #: luck thresholds (gnubg defaults): above +0.6 very lucky, +0.3 lucky; below -0.3 / -0.6
 LUCK_THRESHOLDS = (0.6, 0.3)
 #: gnubg's rating bands by normalised error rate per decision (upper bounds)
@@ -30,7 +38,7 @@ RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (
 PHASES = ("over", "bearoff", "race", "crashed", "contact")
 
 
-def error_class(loss: float) -> str:
+def error_class(loss: float) -> ErrorClass:
     """``"none"``, ``"doubtful"``, ``"bad"`` or ``"very bad"`` for a normalised equity loss."""
     for name, limit in ERROR_THRESHOLDS:
         if loss > limit:
@@ -38,7 +46,7 @@ def error_class(loss: float) -> str:
     return "none"
 
 
-def luck_class(luck: float) -> str:
+def luck_class(luck: float) -> LuckClass:
     """``"very lucky"`` ... ``"very unlucky"``, ``"none"`` in between."""
     hi, lo = LUCK_THRESHOLDS
     if luck > hi:
@@ -121,12 +129,12 @@ class Decision:
     move_number: int  #: 1-based turn number in the game
     player: int
     player_name: str
-    kind: str  #: "checker" or "cube"
+    kind: DecisionKind  #: "checker" or "cube"
     dice: Optional[str]
     played: str
     best: str
     equity_loss: float
-    error_class: str
+    error_class: ErrorClass
     phase: str
     position_id: str
     match_id: str
@@ -135,7 +143,7 @@ class Decision:
     counted: bool = True  #: counts in the error rates
     luck: Optional[float] = None
     luck_mwc: Optional[float] = None
-    luck_class: Optional[str] = None
+    luck_class: Optional[LuckClass] = None
     candidates: tuple[Candidate, ...] = ()
     played_index: Optional[int] = None
     legal_plays: Optional[int] = None

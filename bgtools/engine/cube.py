@@ -34,11 +34,15 @@ pre, post)`` and ``cube_values(..., out)`` (fills nd, dt, dp; returns the action
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
 import numba as nb
 import numpy as np
 
 from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+
+if TYPE_CHECKING:
+    from bgtools.core.matchstate import MatchState
 
 __all__ = [
     "CubeDecision",
@@ -331,7 +335,8 @@ def cubeful_equity(probs, state=None, x: float = 0.68, met: MatchEquityTable | N
                                info.crawford, x, met.pre, met.post))
 
 
-def cube_decision(probs, state=None, x: float = 0.68, met: MatchEquityTable | None = None) -> CubeDecision:
+def cube_decision(probs: Sequence[float] | np.ndarray, state: MatchState | CubeInfo | None = None, x: float = 0.68,
+                  met: MatchEquityTable | None = None) -> CubeDecision:
     """The cube decision of the player on roll, from cubeless ``probs`` (see :func:`cubeful_equity`)."""
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
     met = met or load_met()
