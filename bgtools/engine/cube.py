@@ -264,12 +264,15 @@ def cube_values(p, money, am, ao, cube, owner, crawford, x, pre, post, out) -> i
 @dataclass(frozen=True)
 class CubeInfo:
     """Cube and score seen from the player on roll.  ``away`` = (his, opponent's) points
-    needed, (0, 0) for money; ``owner``: 0 centred, 1 him, 2 the opponent."""
+    needed, (0, 0) for money; ``owner``: 0 centred, 1 him, 2 the opponent; ``crawford``: this
+    is the Crawford game; the money rules ``jacoby`` and ``beavers``."""
 
     cube: int = 1
     owner: int = CENTRED
     away: tuple[int, int] = (0, 0)
     crawford: bool = False
+    jacoby: bool = False  #: money: a gammon counts single while the cube is centred
+    beavers: bool = False  #: money: the taker may redouble at once, keeping the cube
 
     @property
     def money(self) -> bool:
@@ -283,7 +286,7 @@ class CubeInfo:
         me = state.player_on_roll
         owner = CENTRED if state.cube_owner < 0 else (OWNED if state.cube_owner == me else OPP_OWNS)
         if state.is_money:
-            return cls(state.cube, owner)
+            return cls(state.cube, owner, jacoby=bool(state.jacoby), beavers=bool(state.beavers))
         a = state.away
         return cls(state.cube, owner, (a[me], a[1 - me]), bool(state.crawford))
 

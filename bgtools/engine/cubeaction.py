@@ -1,0 +1,252 @@
+"""The cube decision in gnubg's words, with every money rule: Jacoby, beavers, the take point.
+
+:func:`cube_advice` turns cubeless probabilities of the player on roll (before he rolls) and a
+cube state into the cubeful equities of No double, Double/take and Double/pass **per unit of
+the current cube** (match play: gnubg's normalised equity ``2 (MWC - (W + L) / 2) / (W - L)``
+with W, L the match winning chances after winning / losing the current cube; the MWCs are
+kept beside), the proper action as gnubg prints it ("No double, take", "Redouble, pass",
+"Too good to double, pass", "No double, beaver", "Optional double, take", ...), the
+opponent's take point and the gammon values at that score.
+
+Money values are Janowski's cube-efficiency model (see :mod:`bgtools.engine.cube`); under the
+Jacoby rule a gammon counts single while the cube is centred, both in the dead-cube value and
+in the live cube outside the doubling window.  Beavers change no value (a beaver is a take
+that the taker redoubles at once, keeping the cube): they change the label when the taker
+gains by it (double/take worth at most 0 to the doubler, ``-2 <= DT <= 0``).  Match values come
+from the match equity table through :func:`bgtools.engine.cube.cube_values`.
+
+>>> a = cube_advice([0.70, 0.0, 0.0, 0.0, 0.0])
+>>> a.action
+'Double, take'
+>>> round(take_point(x=0.0), 4), round(take_point(x=1.0), 4)   # money, no gammons, dead / live cube
+(0.25, 0.2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import numpy as np
+
+from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values
+from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+
+__all__ = ["CubeAdvice", "cube_advice", "proper_action", "money_cubeful", "take_point", "gammon_values",
+           "NOT_AVAILABLE"]
+
+#: the action of a state in which the player on roll may not double
+NOT_AVAILABLE = "no cube action available"
+#: equities closer than this are a tie ("Optional ..."), as gnubg compares float32 values
+TIE = 2e-7
+
+
+def proper_action(nd: float, dt: float, dp: float, *, win_gammon: bool, match: bool, centred: bool,
+                  jacoby: bool = False, beavers: bool = False) -> str:
+    """gnubg's proper cube action for no double / double-take / double-pass equities
+    (in units of the current cube); ``win_gammon``: the player on roll can still win a gammon."""
+    dbl = "double" if centred else "redouble"
+    Dbl = dbl.capitalize()
+    tied = abs(dt - nd) <= TIE
+    if dt >= nd and dp >= nd:  # doubling gains
+        if dp > dt:  # the opponent should take
+            if beavers and not match and -2.0 <= dt <= 0.0:
+                if 2.0 * dt < nd:
+                    return f"No {dbl}, beaver"
+                return f"Optional {dbl}, beaver" if tied else f"{Dbl}, beaver"
+            return f"Optional {dbl}, take" if tied else f"{Dbl}, take"
+        gammons_count = win_gammon and (match or not centred or not jacoby)
+        if abs(nd - dp) <= TIE and gammons_count:
+            return f"Optional {dbl}, pass"
+        return f"{Dbl}, pass"
+    if nd > dt:
+        if dt > dp:  # the opponent should pass, but playing on is worth more
+            return f"Too good to {dbl}, pass" if win_gammon else f"{Dbl}, pass"
+        if nd > dp:
+            return f"Too good to {dbl}, take" if win_gammon else f"No {dbl}, take"
+        if beavers and not match and -2.0 <= dt <= 0.0:
+            return f"No {dbl}, beaver"
+        return f"No {dbl}, take"
+    return f"Too good to {dbl}, pass" if win_gammon else f"{Dbl}, pass"
+
+
+def money_cubeful(probs: Sequence[float], owner: int = CENTRED, x: float = 0.68, jacoby: bool = False) -> float:
+    """Janowski's money equity per unit cube of the player on roll (``owner``: 0 centred,
+    1 him, 2 the opponent); under ``jacoby`` a centred cube makes gammons count single."""
+    p, wg, wbg, lg, lbg = (float(v) for v in probs)
+    single = jacoby and owner == CENTRED
+    g = 0.0 if single else 1.0
+    dead = 2.0 * p - 1.0 + g * (wg - lg + wbg - lbg)
+    if p <= 1e-7 or p >= 1.0 - 1e-7:
+        return dead
+    W = 1.0 + (wg + wbg) / p
+    L = 1.0 + (lg + lbg) / (1.0 - p)
+    tp = (L - 0.5) / (W + L + 0.5)
+    cp = (L + 1.0) / (W + L + 0.5)
+    if owner == CENTRED:
+        if p < tp:
+            live = -1.0 if single else -L + (L - 1.0) * p / tp
+        elif p < cp:
+            live = -1.0 + 2.0 * (p - tp) / (cp - tp)
+        else:
+            live = 1.0 if single else 1.0 + (W - 1.0) * (p - cp) / (1.0 - cp)
+    elif owner == OWNED:
+        live = -L + (L + 1.0) * p / cp if p < cp else 1.0 + (W - 1.0) * (p - cp) / (1.0 - cp)
+    else:
+        live = -L + (L - 1.0) * p / tp if p < tp else -1.0 + (W + 1.0) * (p - tp) / (1.0 - tp)
+    return x * live + (1.0 - x) * dead
+
+
+def gammon_values(info: CubeInfo, met: Optional[MatchEquityTable] = None) -> dict[str, float]:
+    """The extra equity (units of the current cube) of a gammon over a single game and of a
+    backgammon over a gammon, for each side, at this score: money 1 (0 under Jacoby with a
+    centred cube); match from the match equity table."""
+    if info.money:
+        g = 0.0 if info.jacoby and info.owner == CENTRED else 1.0
+        return {"gammon_on_roll": g, "backgammon_on_roll": g, "gammon_opponent": g, "backgammon_opponent": g}
+    met = met or load_met()
+    am, ao = info.away
+    c = info.cube
+
+    def mwc(points: int) -> float:
+        return float(mwc_after(met.pre, met.post, am, ao, points))
+
+    w, lo = mwc(c), mwc(-c)
+    span = w - lo
+    if span <= 0:
+        return {"gammon_on_roll": 0.0, "backgammon_on_roll": 0.0, "gammon_opponent": 0.0, "backgammon_opponent": 0.0}
+    return {"gammon_on_roll": 2.0 * (mwc(2 * c) - w) / span, "backgammon_on_roll": 2.0 * (mwc(3 * c) - mwc(2 * c)) / span,
+            "gammon_opponent": 2.0 * (lo - mwc(-2 * c)) / span,
+            "backgammon_opponent": 2.0 * (mwc(-2 * c) - mwc(-3 * c)) / span}
+
+
+@dataclass(frozen=True)
+class CubeAdvice:
+    """The cube decision of the player on roll before he rolls (see the module notes).
+
+    ``no_double``, ``double_take``, ``double_pass``: cubeful equity per unit of the current
+    cube (None for the last two when the cube is not available); ``mwc``: the same three as
+    match winning chances (match play); ``take_point``: the opponent's least winning chance
+    for a take, the gammon rates of these probabilities kept; ``percent``: gnubg's bracketed
+    figure (for No double: how far between DT and DP the ND lies)."""
+
+    action: str
+    no_double: float
+    double_take: Optional[float]
+    double_pass: Optional[float]
+    available: bool
+    money: bool
+    mwc: Optional[tuple[float, float, float]] = None
+    take_point: Optional[float] = None
+    gammon_values: dict[str, float] = field(default_factory=dict)
+    percent: Optional[float] = None
+    ply: int = 0
+
+    @property
+    def optimal(self) -> float:
+        """The equity of the proper action."""
+        if not self.available or self.double_take is None or self.double_pass is None:
+            return self.no_double
+        if self.action.startswith(("No ", "Too good")):
+            return self.no_double
+        return self.double_pass if "pass" in self.action else self.double_take
+
+    def to_dict(self) -> dict:
+        d = {"action": self.action, "no_double": self.no_double, "double_take": self.double_take,
+             "double_pass": self.double_pass, "optimal": self.optimal, "available": self.available,
+             "take_point": self.take_point, "gammon_values": dict(self.gammon_values), "percent": self.percent,
+             "ply": self.ply}
+        if self.mwc is not None:
+            d["mwc"] = {"no_double": self.mwc[0], "double_take": self.mwc[1], "double_pass": self.mwc[2]}
+        return d
+
+
+def _percent(action: str, nd: float, dt: float, dp: float) -> Optional[float]:
+    if action.startswith("No ") and dp != dt:
+        return (nd - dt) / (dp - dt)
+    if action.startswith("Too good to") and action.endswith("pass") and nd <= dt and dt != dp:
+        return (nd - dp) / (dt - dp)
+    return None
+
+
+def take_point(probs: Optional[Sequence[float]] = None, info: Optional[CubeInfo] = None, x: float = 0.68,
+               met: Optional[MatchEquityTable] = None) -> float:
+    """The opponent's least winning chance for which taking a double now is right, keeping
+    the gammon and backgammon rates (per game won or lost) of ``probs`` (default: none).
+
+    Found by bisection on the doubler's winning chance: the take point is where double/take
+    and double/pass are worth the same to the doubler."""
+    info = info or CubeInfo()
+    p = list(probs) if probs is not None else [0.5, 0.0, 0.0, 0.0, 0.0]
+    pw = min(max(p[0], 1e-9), 1.0 - 1e-9)
+    rates = (p[1] / pw, p[2] / pw, p[3] / (1.0 - pw), p[4] / (1.0 - pw))
+
+    def gain(w: float) -> float:  # double/pass minus double/take for the doubler
+        q = [w, rates[0] * w, rates[1] * w, rates[2] * (1.0 - w), rates[3] * (1.0 - w)]
+        a = cube_advice(q, CubeInfo(info.cube, CENTRED if info.owner == CENTRED else OWNED, info.away, info.crawford,
+                                    info.jacoby, info.beavers), x=x, met=met)
+        if a.double_take is None or a.double_pass is None:
+            return 0.0
+        return a.double_pass - a.double_take
+
+    lo, hi = 1e-6, 1.0 - 1e-6  # gain falls with w: the doubler's pass value beats his take value below w*
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if gain(mid) > 0.0:
+            lo = mid
+        else:
+            hi = mid
+    return 1.0 - 0.5 * (lo + hi)
+
+
+def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x: float = 0.68,
+                met: Optional[MatchEquityTable] = None, jacoby: Optional[bool] = None,
+                beavers: Optional[bool] = None, ply: int = 0, with_take_point: bool = False) -> CubeAdvice:
+    """The proper cube action of the player on roll for cubeless ``probs`` (win, win gammon,
+    win backgammon, lose gammon, lose backgammon; cumulative, as gnubg's).
+
+    ``state`` is a :class:`~bgtools.core.matchstate.MatchState`, a :class:`CubeInfo` or None
+    (money, cube centred); ``jacoby``/``beavers`` override the money rules it carries.
+    ``x`` is the cube efficiency (:func:`bgtools.engine.cube.cube_efficiency`)."""
+    info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
+    if jacoby is not None or beavers is not None:
+        info = CubeInfo(info.cube, info.owner, info.away, info.crawford,
+                        info.jacoby if jacoby is None else jacoby, info.beavers if beavers is None else beavers)
+    p = np.ascontiguousarray(probs, np.float64).reshape(5)
+    if not (0.0 <= p[0] <= 1.0 and 0.0 <= p[2] <= p[1] <= p[0] + 1e-6 and 0.0 <= p[4] <= p[3] <= 1.0 - p[0] + 1e-6):
+        raise ValueError("probabilities must be cumulative: 0 <= wbg <= wg <= w and 0 <= lbg <= lg <= 1 - w")
+    gv: dict[str, float] = {}
+    met = met if met is not None or info.money else load_met()
+    centred = info.owner == CENTRED
+    if info.money:
+        available = info.owner != OPP_OWNS
+        nd = money_cubeful(p, info.owner, x, info.jacoby)
+        dt = 2.0 * money_cubeful(p, OPP_OWNS, x, info.jacoby)
+        dp = 1.0
+        mwcs = None
+        gv = gammon_values(info)
+    else:
+        assert met is not None
+        if max(info.away) > met.length:
+            raise ValueError(f"score beyond the {met.length}-point match equity table")
+        out = np.zeros(4, np.float64)
+        am, ao = info.away
+        code = cube_values(p, False, am, ao, info.cube, info.owner, info.crawford, x, met.pre, met.post, out)
+        available = code != 3
+        w = float(mwc_after(met.pre, met.post, am, ao, info.cube))
+        lo = float(mwc_after(met.pre, met.post, am, ao, -info.cube))
+        span = (w - lo) or 1.0
+
+        def norm(v: float) -> float:
+            return 2.0 * (v - 0.5 * (w + lo)) / span
+
+        mwcs = (float(out[0]), float(out[1]), float(out[2]))
+        nd, dt, dp = norm(mwcs[0]), norm(mwcs[1]), norm(mwcs[2])
+        gv = gammon_values(info, met)
+    if not available:
+        return CubeAdvice(NOT_AVAILABLE, nd, None, None, False, info.money, None if mwcs is None else (mwcs[0], mwcs[0],
+                          mwcs[0]), None, gv, None, ply)
+    action = proper_action(nd, dt, dp, win_gammon=p[1] > 0.0, match=not info.money, centred=centred,
+                           jacoby=info.jacoby, beavers=info.beavers)
+    tp = take_point(p, info, x, met) if with_take_point else None
+    return CubeAdvice(action, nd, dt, dp, True, info.money, mwcs, tp, gv, _percent(action, nd, dt, dp), ply)
