@@ -1,0 +1,168 @@
+"""Cube decisions at 1 and 2 ply: a cubeful lookahead, not a deeper cubeless value run
+through the cube formula once.
+
+Each node of the search is valued for the player on roll *with his cube options*: the value
+of not doubling and, where he may double, the value of doubling (the opponent then takes or
+passes, whichever is better for him); he takes the better.  Not doubling at depth ``d`` is the
+average over the 21 rolls of what the opponent is left with after the best play (chosen by
+0-ply cubeless equity), valued the same way at depth ``d - 1``; at depth 0 the cubeful value
+comes from the cubeless probabilities through Janowski's formula (money, with the Jacoby rule)
+or the match equity table.  Finished games score exactly (gammons single under Jacoby with
+the cube centred).  Values are money points (the cube included) or match winning chances.
+
+>>> from bgtools.core.position import Position
+>>> a = cube_advice_at(Position.initial(), None, ply=1)
+>>> a.action, a.ply
+('No double, take', 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional
+
+import numpy as np
+
+from bgtools.core.position import Position
+from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
+from bgtools.engine.cubeaction import CubeAdvice, cube_advice, money_cubeful, proper_action
+from bgtools.engine.evaluation import ROLLS, Evaluator, best_children, equity, evaluate_boards, expand_children, \
+    static_probs
+from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+
+__all__ = ["cube_advice_at", "CubeSearch"]
+
+_WEIGHTS = np.array([1.0 / 36 if a == b else 2.0 / 36 for a, b in ROLLS], np.float64)
+
+
+def _flip(info: CubeInfo) -> CubeInfo:
+    """The same cube state seen from the other player."""
+    owner = {CENTRED: CENTRED, OWNED: OPP_OWNS, OPP_OWNS: OWNED}[info.owner]
+    return replace(info, owner=owner, away=(info.away[1], info.away[0]))
+
+
+def _doubled(info: CubeInfo) -> CubeInfo:
+    """After the player on roll doubles and the opponent takes: twice the cube, the opponent's."""
+    return replace(info, cube=2 * info.cube, owner=OPP_OWNS)
+
+
+def _can_double(info: CubeInfo) -> bool:
+    if info.owner == OPP_OWNS:
+        return False
+    return info.money or (not info.crawford and info.away[0] > info.cube)
+
+
+@dataclass
+class CubeSearch:
+    """A cubeful lookahead for one evaluator and match equity table (expansions are cached)."""
+
+    evaluator: Optional[Evaluator] = None
+    met: Optional[MatchEquityTable] = None
+
+    def __post_init__(self) -> None:
+        self.met = self.met or load_met()
+        self._expanded: dict[bytes, np.ndarray] = {}
+        self._static: dict[bytes, np.ndarray] = {}
+
+    # -- the tree -----------------------------------------------------------------
+    def _children(self, boards: np.ndarray) -> np.ndarray:
+        """int8[n * 21, 2, 25]: for each board and roll, the position after the best play."""
+        key = boards.tobytes()
+        got = self._expanded.get(key)
+        if got is None:
+            kids, offsets = expand_children(boards)
+            best = best_children(equity(static_probs(kids, self.evaluator)), offsets)
+            got = kids[best]
+            self._expanded[key] = got
+        return got
+
+    def _probs(self, boards: np.ndarray) -> np.ndarray:
+        key = boards.tobytes()
+        got = self._static.get(key)
+        if got is None:
+            got = static_probs(boards, self.evaluator)
+            self._static[key] = got
+        return got
+
+    # -- values -------------------------------------------------------------------
+    def _dp(self, info: CubeInfo) -> float:
+        if info.money:
+            return float(info.cube)
+        assert self.met is not None
+        return float(mwc_after(self.met.pre, self.met.post, info.away[0], info.away[1], info.cube))
+
+    def _static_values(self, boards: np.ndarray, info: CubeInfo) -> np.ndarray:
+        probs = self._probs(boards)
+        out = np.empty(len(boards))
+        met = self.met
+        assert met is not None
+        for i, p in enumerate(probs):
+            x = float(cube_x(boards[i]))
+            if info.money:
+                out[i] = info.cube * money_cubeful(p, info.owner, x, info.jacoby)
+            else:
+                out[i] = cubeful_value(np.ascontiguousarray(p, np.float64), False, info.away[0], info.away[1], info.cube,
+                                       info.owner, info.crawford, x, met.pre, met.post)
+        return out
+
+    def no_double(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
+        """Value for the player on roll of each board if he does not double now."""
+        if depth == 0:
+            return self._static_values(boards, info)
+        kids = self._children(boards)
+        theirs = self.node(kids, _flip(info), depth - 1)
+        mine = -theirs if info.money else 1.0 - theirs
+        return (mine.reshape(len(boards), 21) * _WEIGHTS).sum(axis=1)
+
+    def double_take(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
+        return self.no_double(boards, _doubled(info), depth)
+
+    def node(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
+        """Value for the player on roll with his cube options (double when it pays)."""
+        nd = self.no_double(boards, info, depth)
+        if not _can_double(info):
+            return nd
+        dt = self.double_take(boards, info, depth)
+        return np.maximum(nd, np.minimum(dt, self._dp(info)))
+
+
+def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, evaluator: Optional[Evaluator] = None,
+                   met: Optional[MatchEquityTable] = None, jacoby: Optional[bool] = None,
+                   beavers: Optional[bool] = None) -> CubeAdvice:
+    """The cube decision of the player on roll of ``position`` (before he rolls) at ``ply``
+    (0, 1 or 2), with the cube state of ``state`` (a MatchState, a CubeInfo or None = money).
+
+    At 0 ply this is :func:`~bgtools.engine.cubeaction.cube_advice` of the static evaluation;
+    deeper, no double and double/take come from :class:`CubeSearch`."""
+    if not 0 <= ply <= 2:
+        raise ValueError(f"cube decisions are made at 0, 1 or 2 ply, not {ply}")
+    info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
+    if jacoby is not None or beavers is not None:
+        info = replace(info, jacoby=info.jacoby if jacoby is None else jacoby,
+                       beavers=info.beavers if beavers is None else beavers)
+    board = np.asarray(position.to_array(), np.int8).reshape(1, 2, 25)
+    probs = evaluate_boards(board, ply, evaluator)[0]
+    x = float(cube_x(board[0]))
+    base = cube_advice(probs, info, x=x, met=met, ply=ply)
+    if ply == 0 or not base.available:
+        return base
+    search = CubeSearch(evaluator, met)
+    nd = float(search.no_double(board, info, ply)[0])
+    dt = float(search.double_take(board, info, ply)[0])
+    dp = search._dp(info)
+    if info.money:
+        nd_u, dt_u, dp_u = nd / info.cube, dt / info.cube, dp / info.cube
+        mwcs = None
+    else:
+        assert search.met is not None
+        w = float(mwc_after(search.met.pre, search.met.post, info.away[0], info.away[1], info.cube))
+        lo = float(mwc_after(search.met.pre, search.met.post, info.away[0], info.away[1], -info.cube))
+        span = (w - lo) or 1.0
+        nd_u, dt_u, dp_u = (2.0 * (v - 0.5 * (w + lo)) / span for v in (nd, dt, dp))
+        mwcs = (nd, dt, dp)
+    action = proper_action(nd_u, dt_u, dp_u, win_gammon=probs[1] > 0.0, match=not info.money,
+                           centred=info.owner == CENTRED, jacoby=info.jacoby, beavers=info.beavers)
+    pct = None
+    if action.startswith("No ") and dp_u != dt_u:
+        pct = (nd_u - dt_u) / (dp_u - dt_u)
+    return CubeAdvice(action, nd_u, dt_u, dp_u, True, info.money, mwcs, base.take_point, base.gammon_values, pct, ply)
