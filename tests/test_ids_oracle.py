@@ -141,3 +141,79 @@ def test_parse_any_id_forms():
     # the worked example of the spec: score 2-4 in a 9-point match, player 0 owns a 2-cube, player 1 rolled 52
     ms = MatchState.from_match_id("QYkqASAAIAAA")
     assert (ms.cube, ms.cube_owner, ms.player_on_roll, ms.dice, ms.match_length, ms.score) == (2, 0, 1, (5, 2), 9, (2, 4))
+
+
+# -- impossible states (issue 13): each refused with a one-line MatchIDError naming the field --------
+_XG0 = "XGID=-b----E-C---eE---c-e----B-"
+
+
+@pytest.mark.parametrize("state, field", [
+    (dict(match_length=9, score=(12, 3)), "score field"),
+    (dict(match_length=9, score=(9, 3)), "score field"),
+    (dict(match_length=9, score=(3, 9)), "score field"),
+    (dict(match_length=0, crawford=True), "Crawford field"),
+    (dict(match_length=9, score=(2, 3), crawford=True), "Crawford field"),
+    (dict(match_length=9, score=(8, 8), crawford=True), "Crawford field"),
+    (dict(match_length=1, crawford=True), "Crawford field"),
+    (dict(match_length=9, score=(8, 3), crawford=True, cube=2, cube_owner=1), "cube field"),
+    (dict(match_length=9, score=(8, 3), crawford=True, cube=1, cube_owner=0), "cube field"),
+    (dict(match_length=9, score=(8, 3), crawford=True, double_offered=True, turn=0), "double field"),
+    (dict(cube=8192, cube_owner=0), "cube field"),
+    (dict(cube=32768, cube_owner=1), "cube field"),
+])
+def test_impossible_match_ids_refused(state, field):
+    mid = MatchState(**state).match_id()  # the encoder writes what it is given
+    with pytest.raises(MatchIDError, match=field) as e:
+        MatchState.from_match_id(mid)
+    assert "\n" not in str(e.value) and mid in str(e.value)
+    with pytest.raises(MatchIDError, match=field):
+        parse_any_id("4HPwATDgc/ABMA:" + mid)
+
+
+@pytest.mark.parametrize("state", [
+    dict(cube=4096, cube_owner=0),  # the largest cube gnubg accepts
+    dict(match_length=9, score=(8, 3), crawford=True),  # the Crawford game
+    dict(match_length=9, score=(8, 3), cube=4, cube_owner=0),  # post-Crawford: the cube is back
+    dict(match_length=9, score=(8, 8), cube=2, cube_owner=1),
+    dict(match_length=9, score=(8, 3), crawford=True, cube=1, cube_owner=-1, dice=(6, 5)),
+])
+def test_possible_edge_states_still_read(state):
+    ms = MatchState(**state)
+    assert MatchState.from_match_id(ms.match_id()) == ms
+    pos = Position.initial()
+    p2, m2 = parse_xgid(to_xgid(pos, ms))
+    assert (m2.cube, m2.cube_owner, m2.score, m2.crawford) == (ms.cube, ms.cube_owner, ms.score, ms.crawford)
+
+
+@pytest.mark.parametrize("xgid, field", [
+    (_XG0 + ":0:0:1:00:0:0:0:0", "9 fields"),
+    (_XG0 + ":0:0:1:00:0:0:0:0:10:3", "11 fields"),
+    (_XG0 + ":0:0:1:00:0:0:0:0:10:", "11 fields"),
+    (_XG0 + ":0:0:1:00:3:12:0:9:10", "score field"),
+    (_XG0 + ":0:0:1:00:9:0:0:9:10", "score field"),
+    (_XG0 + ":0:0:1:00:3:2:1:9:10", "Crawford field"),
+    (_XG0 + ":1:1:1:00:3:8:1:9:10", "cube field"),
+    (_XG0 + ":13:1:1:00:0:0:0:0:10", "cube field"),
+    (_XG0 + ":15:1:1:00:0:0:0:0:10", "cube field"),
+    (_XG0 + ":0:0:1:00:0:0:2:9:10", "rules field"),
+    (_XG0 + ":0:0:1:00:0:0:4:0:10", "rules field"),
+    (_XG0 + ":0:0:1:00:0:0:0:0:16", "max cube field"),
+    (_XG0 + ":0:0:1:00:0:0:0:0:x", "not a number"),
+])
+def test_impossible_xgids_refused(xgid, field):
+    with pytest.raises(MatchIDError, match=field) as e:
+        parse_any_id(xgid)
+    assert "\n" not in str(e.value)
+
+
+def test_crawford_xgid_reads():
+    pos, ms = parse_xgid(_XG0 + ":0:0:1:00:3:8:1:9:10")
+    assert ms.crawford and ms.score == (8, 3) and ms.match_length == 9
+
+
+def test_non_strict_decoding_keeps_what_a_damaged_record_made():
+    ms = MatchState(match_length=9, score=(12, 3), cube=8192, cube_owner=0)
+    with pytest.raises(MatchIDError):
+        MatchState.from_match_id(ms.match_id())
+    back = MatchState.from_match_id(ms.match_id(), strict=False)
+    assert back == ms and back.impossibility().startswith("cube field")

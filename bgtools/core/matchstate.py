@@ -29,7 +29,11 @@ __all__ = [
     "parse_xgid",
     "to_xgid",
     "parse_any_id",
+    "MAX_CUBE",
 ]
+
+#: the largest cube value gnubg accepts (2^12); see :meth:`MatchState.impossibility`
+MAX_CUBE = 4096
 
 _B64_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
@@ -118,6 +122,48 @@ class MatchState:
     def replace(self, **changes) -> "MatchState":
         return replace(self, **changes)
 
+    def impossibility(self) -> Optional[str]:
+        """Why no game under the rules can be in this state, naming the field; None if it can.
+
+        The ID parsers refuse such states; the constructor does not (a replay of a damaged
+        record may still build one).  The rules checked:
+
+        * in a match both scores are below the match length (the match ends when one reaches it);
+        * the Crawford game exists only in a match, when exactly one player is 1-away (it is the
+          first game after one player reaches match-1; the other cannot be there too), and in it
+          the cube is never turned: cube 1, centred, no double offered;
+        * the cube is at most 4096 (2^12): the Match ID's 4-bit field could encode 2^15, but
+          gnubg, which defines the format, refuses a cube above 4096 (``set cube value``, its
+          MAX_CUBE), so no program can reach one.
+        """
+        if self.cube > MAX_CUBE:
+            return f"cube field: cube {self.cube} is above {MAX_CUBE}, the largest cube gnubg allows"
+        if self.match_length:
+            over = [i for i in (0, 1) if self.score[i] >= self.match_length]
+            if over:
+                return (f"score field: {self.score[0]}-{self.score[1]} is impossible in a "
+                        f"{self.match_length}-point match (the match ends at {self.match_length})")
+        if self.crawford:
+            if self.is_money:
+                return "Crawford field: a money game has no Crawford game"
+            one_away = [self.match_length - s == 1 for s in self.score]
+            if one_away.count(True) != 1:
+                return (f"Crawford field: the Crawford game needs exactly one player 1-away, but the score is "
+                        f"{self.score[0]}-{self.score[1]} in a {self.match_length}-point match")
+            if self.cube != 1 or self.cube_owner != -1:
+                return f"cube field: the cube is {self.cube}{'' if self.cube_owner == -1 else ' and owned'} " \
+                       "in the Crawford game, where it cannot be turned"
+            if self.double_offered:
+                return "double field: a double is offered in the Crawford game, where doubling is not allowed"
+        return None
+
+    def check_possible(self, what: str) -> "MatchState":
+        """``self``, or :class:`MatchIDError` ``"<what>: <reason>"`` if :meth:`impossibility` finds one."""
+        why = self.impossibility()
+        if why is not None:
+            raise MatchIDError(f"{what}: {why}")
+        return self
+
     # -- gnubg Match ID --------------------------------------------------------------
     def match_id(self) -> str:
         """The 12-character gnubg Match ID."""
@@ -144,8 +190,11 @@ class MatchState:
         return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
 
     @classmethod
-    def from_match_id(cls, mid: str) -> "MatchState":
-        """Decode a 12-character gnubg Match ID."""
+    def from_match_id(cls, mid: str, *, strict: bool = True) -> "MatchState":
+        """Decode a 12-character gnubg Match ID.
+
+        ``strict`` (the default) also refuses states no game can be in (:meth:`impossibility`);
+        ``strict=False`` decodes any well-formed ID, e.g. one made from a damaged record."""
         mid = mid.strip()
         if len(mid) != 12:
             raise MatchIDError(f"Match ID {mid!r} has {len(mid)} characters, expected 12")
@@ -171,9 +220,10 @@ class MatchState:
             raise MatchIDError(f"Match ID {mid!r}: game state {gstate} is not one of 0..4")
         if (d1 == 0) != (d2 == 0) or d1 > 6 or d2 > 6:
             raise MatchIDError(f"Match ID {mid!r}: dice {d1}{d2} are not a roll")
-        if cube_log > 15:
-            raise MatchIDError(f"Match ID {mid!r}: cube 2^{cube_log} is too large")
-        return cls(
+        if cube_log > 12 and strict:
+            raise MatchIDError(f"Match ID {mid!r}: cube field 2^{cube_log} is above {MAX_CUBE}, "
+                               "the largest cube gnubg allows")
+        state = cls(
             cube=1 << cube_log,
             cube_owner=-1 if owner == 3 else owner,
             player_on_roll=move,
@@ -187,6 +237,7 @@ class MatchState:
             score=(s0, s1),
             jacoby=(length == 0 and not not_jacoby),
         )
+        return state.check_possible(f"Match ID {mid!r}") if strict else state
 
     def to_dict(self) -> dict:
         return {
@@ -273,22 +324,31 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
     if t.upper().startswith("XGID="):
         t = t[5:]
     parts = t.split(":")
-    if len(parts) < 9:
-        raise MatchIDError(f"XGID {text!r} has {len(parts)} fields, expected 10")
+    if len(parts) != 10:
+        raise MatchIDError(f"XGID {text!r} has {len(parts)} fields, expected 10 "
+                           "(position:cube:owner:turn:dice:score:score:rules:length:max cube)")
     if len(parts[0]) != 26:
         raise MatchIDError(f"XGID position {parts[0]!r} has {len(parts[0])} characters, expected 26")
     try:
         cube_log, owner, turn = int(parts[1]), int(parts[2]), int(parts[3])
         dice_s = parts[4]
         score_up, score_low, rules, length = int(parts[5]), int(parts[6]), int(parts[7]), int(parts[8])
+        max_cube_log = int(parts[9])
     except ValueError as e:
         raise MatchIDError(f"XGID {text!r}: a numeric field is not a number ({e})") from None
+    if min(score_up, score_low) < 0 or length < 0:
+        raise MatchIDError(f"XGID {text!r}: score and match length fields must not be negative")
+    if not 0 <= rules <= (1 if length else 3):
+        raise MatchIDError(f"XGID {text!r}: rules field {rules} must be 0 or 1 (Crawford game) in a match, "
+                           "0..3 (Jacoby + 2 x beavers) for money")
+    if not 0 <= max_cube_log <= 15:
+        raise MatchIDError(f"XGID {text!r}: max cube field {max_cube_log} out of range 0..15")
     if turn not in (1, -1):
         raise MatchIDError(f"XGID turn field is {turn}; expected 1 or -1")
     if owner not in (-1, 0, 1):
         raise MatchIDError(f"XGID cube owner field is {owner}; expected -1, 0 or 1")
-    if not 0 <= cube_log <= 15:
-        raise MatchIDError(f"XGID cube field {cube_log} out of range")
+    if not 0 <= cube_log <= 12:
+        raise MatchIDError(f"XGID cube field {cube_log} out of range 0..12 (cube 1..{MAX_CUBE})")
     mover = 1 if turn == 1 else 0
     doubled = False
     dice = (0, 0)
@@ -319,5 +379,5 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         score=(score_low, score_up),
         jacoby=bool(rules & 1) if length == 0 else False,
         beavers=bool(rules & 2) if length == 0 else False,
-    )
+    ).check_possible(f"XGID {text!r}")
     return pos, state

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from bgtools.base.fileio import atomic_path
+from bgtools.base.workers import pool_options
 from bgtools.export.table import ROW_BUILDERS, columns_for, empty_columns, frame
 from bgtools.model.problems import MatchFileError
 
@@ -279,7 +280,7 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
 
                 read_match(_WARM)  # load the kernels once, before the workers fork
                 ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-                pool = ctx.Pool(jobs)
+                pool = ctx.Pool(jobs, **pool_options())  # workers end if this process is killed
                 results = pool.imap(_work, tasks, chunksize=1)
             else:
                 results = map(_work, tasks)

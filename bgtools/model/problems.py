@@ -7,12 +7,14 @@ raised for a record that cannot be read at all, or in strict mode at the first p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from bgtools.base.errors import BgtoolsError
 
-__all__ = ["MatchProblem", "MatchError", "MatchFileError"]
+__all__ = ["MatchProblem", "MatchError", "MatchFileError", "SEVERITIES"]
+
+SEVERITIES = ("error", "warning")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +27,16 @@ class MatchProblem:
     column: int = 0
     game: int = 0  #: game number as written (0 = outside a game)
     move: int = 0  #: move number as written on the line (``12)``), 0 = unknown
+    #: ``"error"`` (the record breaks the rules) or ``"warning"`` (it reads, but looks wrong)
+    severity: str = field(default="error", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"severity {self.severity!r} must be one of {', '.join(SEVERITIES)}")
+
+    @property
+    def is_warning(self) -> bool:
+        return self.severity == "warning"
 
     def __str__(self) -> str:
         where = [self.file or "<text>"]
@@ -37,12 +49,15 @@ class MatchProblem:
             ctx.append(f"game {self.game}")
         if self.move:
             ctx.append(f"move {self.move}")
-        return ":".join(where) + ": " + (f"{', '.join(ctx)}: " if ctx else "") + self.message
+        return (":".join(where) + ": " + ("warning: " if self.is_warning else "")
+                + (f"{', '.join(ctx)}: " if ctx else "") + self.message)
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "line": self.line, "column": self.column, "game": self.game,
-                "move": self.move, "message": self.message}
-
+        d = {"file": self.file, "line": self.line, "column": self.column, "game": self.game,
+             "move": self.move, "message": self.message}
+        if self.is_warning:  # errors keep the record they always had
+            d["severity"] = self.severity
+        return d
 
 
 #: former name of :class:`MatchProblem`, kept for existing code
