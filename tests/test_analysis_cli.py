@@ -41,7 +41,7 @@ def test_annotate_json_lines():
 
 def test_annotate_writes_every_format_and_the_cache_fills(tmp_path):
     out = tmp_path / "out"
-    r = runner.invoke(app, ["annotate", M001, M002, "--ply", "0", "-o", str(out), "-f",
+    r = runner.invoke(app, ["annotate", M001, M002, "--ply", "0", "--out-dir", str(out), "-f",
                             "json,jsonl,csv,parquet,sgf,html", "--jobs", "2"])
     assert r.exit_code == 0, r.output
     names = sorted(p.name for p in out.iterdir())
@@ -65,13 +65,13 @@ def test_annotate_summary_and_errors(tmp_path):
     assert r.exit_code == 0 and "unforced moves" in r.stdout and "PR" in r.stdout
     r = runner.invoke(app, ["annotate", str(tmp_path / "missing.mat")])
     assert r.exit_code == 2 and "no such file" in r.stderr and "Traceback" not in r.output
-    r = runner.invoke(app, ["annotate", M001, "--format", "pdf", "-o", str(tmp_path)])
+    r = runner.invoke(app, ["annotate", M001, "--format", "pdf", "--out-dir", str(tmp_path)])
     assert r.exit_code == 2 and "--format pdf" in r.stderr
     r = runner.invoke(app, ["annotate", M001, "--ply", "7"])
     assert r.exit_code == 2
     bad = tmp_path / "bad.mat"
     bad.write_text(" 1 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 24/10\n")
-    r = runner.invoke(app, ["annotate", str(bad), "--ply", "0", "--no-cache", "-o", str(tmp_path / "o")])
+    r = runner.invoke(app, ["annotate", str(bad), "--ply", "0", "--no-cache", "--out-dir", str(tmp_path / "o")])
     assert r.exit_code == 1 and "bad.mat" in r.stderr and "Traceback" not in r.output
     errs = r.stderr.splitlines()[:-1]  # the last line says what was written
     assert len(errs) == 2 and all(x.startswith("bgtools: error:") for x in errs)

@@ -145,7 +145,7 @@ def test_cli_eval_json_and_batch(tmp_path):
     assert len(d["probs"]) == 5 and d["equity"] == pytest.approx(E.equity(np.array(d["probs"])))
     f = tmp_path / "ids.txt"
     f.write_text(f"{OPENING}\n\n# comment\nsGfwATDgc/ABMA\n")
-    res = run("eval", "--input", str(f), "--ply", "1")
+    res = run("eval", "--input", str(f), "--ply", "1", "--json")
     lines = [json.loads(x) for x in res.output.splitlines()]
     assert [x["id"] for x in lines] == [OPENING, "sGfwATDgc/ABMA"] and lines[0]["ply"] == 1
 
@@ -153,7 +153,7 @@ def test_cli_eval_json_and_batch(tmp_path):
 def test_cli_hint_shape(tmp_path):
     f = tmp_path / "in.txt"
     f.write_text(f"{OPENING} 31\n{OPENING} 66\n")
-    res = run("hint", "--input", str(f), "--ply", "1")
+    res = run("hint", "--input", str(f), "--ply", "1", "--json")
     assert res.exit_code == 0, res.output
     recs = [json.loads(x) for x in res.output.splitlines()]
     assert [r["dice"] for r in recs] == ["31", "66"]

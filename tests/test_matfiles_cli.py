@@ -50,7 +50,8 @@ def test_convert_file_and_folder(tmp_path):
         r = runner.invoke(app, ["convert", str(src), "-o", str(out)])
         assert r.exit_code == 0, r.output
         assert read_match(out) == read_match(src)
-    r = runner.invoke(app, ["convert", str(DATA / "selfplay/oldmoves"), "-o", str(tmp_path / "conv"), "--to", "sgf"])
+    r = runner.invoke(app, ["convert", str(DATA / "selfplay/oldmoves"), "--out-dir", str(tmp_path / "conv"), "--to",
+                            "sgf"])
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in (tmp_path / "conv").iterdir()) == ["011.sgf", "012.sgf", "017.sgf"]
     assert not list(tmp_path.rglob("*.tmp"))

@@ -1,0 +1,207 @@
+"""``annotate`` and ``report``: match analysis like gnubg's "analyse match"."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import nullcontext
+from typing import List, Optional
+
+import typer
+from typing_extensions import Annotated
+
+from bgtools.cli.common import (EXIT_ERRORS, EXIT_USAGE, check_ply, error, fail, note, os_message, output_file_ok,
+                                resolve_jobs, rich_progress)
+from bgtools.cli.matches import match_files
+
+PLY_HELP = "Search depth 0-3 for checker plays (2 = gnubg's default analysis; 3 is slow)."
+#: cube decisions are analysed through the match equity table, which covers this many points
+MET_POINTS = 25
+
+
+def problem_text(message: str, path: str) -> str:
+    """A problem line with the file named once (``x.mat: x.mat: ...`` -> ``x.mat: ...``)."""
+    double = f"{path}: {path}:"
+    return message[len(path) + 2:] if message.startswith(double) else message
+
+
+def summary_lines(res, match) -> list[str]:
+    """The text summary of one analysed file: result, then a line per player with units."""
+    out = []
+    if match is not None:
+        p0, p1 = (n or f"player {i}" for i, n in enumerate(match.players))
+        s0, s1 = match.final_score
+        length = "money session" if match.length == 0 else f"{match.length}-point match"
+        if match.length and max(s0, s1) >= match.length:
+            who = f"{p0 if s0 > s1 else p1} won {max(s0, s1)}-{min(s0, s1)}"
+        else:
+            who = "unfinished"
+        out.append(f"{res.path}: {length}, {p0} vs {p1}, final score {s0}-{s1} ({who})")
+        if match.length > MET_POINTS:
+            out.append(f"{res.path}: cube decisions not analysed: the match equity table covers matches up "
+                       f"to {MET_POINTS} points, this one is {match.length}")
+    for s in res.summary:
+        ce = s["checker_errors"]
+        out.append(
+            f"{res.path}: {s['name']}: checker play: {s['unforced_moves']} unforced moves, error rate "
+            f"{1000 * s['checker_error_rate']:.1f}; cube: {s['cube_decisions']} decisions, error rate "
+            f"{1000 * s['cube_error_rate']:.1f}; overall error rate {1000 * s['error_rate']:.1f} "
+            f"({s['rating']}), PR {s['pr']:.1f}; luck {s['luck']:+.3f}; checker errors "
+            f"{ce['doubtful']}/{ce['bad']}/{ce['very bad']} (doubtful/bad/very bad)")
+    if res.summary:
+        out.append(f"{res.path}: error rates are mean normalised equity lost per decision x1000 (as gnubg's "
+                   "mEMG); PR = 500 x mean loss; luck in normalised equity")
+    return out
+
+
+def _read_quietly(path: str):
+    from bgtools.formats.read import read_match
+
+    try:
+        return read_match(path, name=path)
+    except (ValueError, OSError):
+        return None
+
+
+def annotate(
+    paths: Annotated[List[str], typer.Argument(help="Match files, folders or globs.", metavar="PATH")],
+    json_lines: Annotated[bool, typer.Option("--json", help="Write one JSON line per decision to stdout.")] = False,
+    outdir: Annotated[Optional[str], typer.Option("--out-dir", "-d", metavar="FOLDER",
+                                                  help="Folder for the analysis files (one set per match).")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE",
+                                                  help="One analysis file for one match, in the one --format "
+                                                  "given.")] = None,
+    formats: Annotated[str, typer.Option("--format", "-f", metavar="FORMATS",
+                                         help="With --out-dir or -o, comma-separated: json (match + analysis), "
+                                         "jsonl, csv, parquet, sgf (gnubg properties), html.")] = "json",
+    ply: Annotated[int, typer.Option("--ply", help=PLY_HELP)] = 2,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Analyse files in N processes (0 = one per CPU).")] = 1,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or fill the evaluation cache.")] = False,
+    all_rows: Annotated[bool, typer.Option("--all", help="JSON lines also for forced plays and clear cube "
+                                           "positions.")] = False,
+) -> None:
+    """Analyse matches like gnubg's "analyse match": checker and cube errors, luck, ratings (docs/analysis.md).
+
+    Without --json, --out-dir or -o, prints a summary per match and player.  Files with
+    errors are reported on stderr (their good games are analysed) and the exit status is 1;
+    2 when a file cannot be read at all.
+    """
+    from bgtools.analysis.annotate import OUTPUT_FORMATS, annotate_file, output_paths
+    from bgtools.analysis.records import AnalysisSettings
+
+    check_ply(ply)
+    fmts = [f.strip().lower() for f in formats.split(",") if f.strip()]
+    for f in fmts:
+        if f not in OUTPUT_FORMATS:
+            raise fail(f"--format {f}: use {', '.join(OUTPUT_FORMATS)}")
+    if outdir and output:
+        raise fail("give --out-dir FOLDER or -o FILE, not both")
+    if output is not None:
+        if os.path.isdir(output):
+            raise fail(f"{output}: is a folder; -o takes a file name (use --out-dir for a folder)")
+        if len(fmts) != 1:
+            raise fail(f"-o {output}: give one --format (several formats need --out-dir)")
+        output_file_ok(output)
+    if "parquet" in fmts and (outdir or output):
+        try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            raise fail("writing Parquet needs pyarrow: pip install pyarrow")
+    jobs = resolve_jobs("--jobs", jobs)
+    files = match_files(paths, allow_stdin=False)
+    if output is not None and len(files) != 1:
+        raise fail(f"-o {output}: {len(files)} match files; use --out-dir for several")
+    if not (outdir or output) and formats != "json":
+        note(f"--format {formats} writes files only with --out-dir FOLDER or -o FILE; "
+             + ("writing JSON lines to stdout" if json_lines else "printing the summary instead"))
+    if outdir:
+        if os.path.exists(outdir) and not os.path.isdir(outdir):
+            raise fail(f"{outdir}: is a file; --out-dir takes a folder")
+        try:
+            os.makedirs(outdir, exist_ok=True)
+        except OSError as e:
+            raise fail(f"{outdir}: cannot create the folder: {os_message(e)}")
+        if not os.access(outdir, os.W_OK | os.X_OK):
+            raise fail(f"{outdir}: cannot write: permission denied")
+    settings = AnalysisSettings(ply=ply)
+    tasks: list[tuple] = []
+    seen: dict[tuple, int] = {}
+    for f in files:
+        outs = {}
+        if output:
+            outs = {fmts[0]: output}
+        elif outdir:
+            outs = output_paths(f, outdir, fmts)
+            key = tuple(outs.values())
+            if key in seen:
+                seen[key] += 1
+                stem = os.path.basename(next(iter(outs.values()))).split(".")[0] + f"-{seen[key]}"
+                outs = output_paths(f, outdir, fmts, stem=stem)
+            else:
+                seen[key] = 1
+        tasks.append((f, outs, settings, not no_cache, json_lines, all_rows))
+    progress = rich_progress(len(tasks), "analysing") if sys.stderr.isatty() else None
+    results = []
+    status = 0
+
+    def handle(res) -> None:
+        nonlocal status
+        for line in res.lines:
+            typer.echo(line)
+        for prob in res.problems:
+            error(problem_text(prob, res.path))
+        if res.problems:
+            status = EXIT_USAGE if not res.summary else max(status, EXIT_ERRORS)
+        results.append(res)
+
+    try:
+        with (progress or nullcontext(lambda: None)) as advance:
+            if jobs == 1 or len(tasks) == 1:
+                for t in tasks:
+                    handle(annotate_file(t))
+                    advance()
+            else:
+                from concurrent.futures import ProcessPoolExecutor
+
+                with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+                    for res in pool.map(annotate_file, tasks):
+                        handle(res)
+                        advance()
+    except OSError as e:
+        raise fail(f"{e.filename or outdir or output}: cannot write: {os_message(e)}")
+    if not json_lines and not (outdir or output):
+        for res in results:
+            for line in summary_lines(res, _read_quietly(res.path) if res.summary else None):
+                typer.echo(line)
+    if outdir or output:
+        n = sum(len(r.written) for r in results)
+        note(f"{n} file(s) written to {outdir or output}")
+    if status:
+        raise typer.Exit(status)
+
+
+def report(
+    match_file: Annotated[str, typer.Argument(help="A match file (.mat, .sgf, .txt, .json).", metavar="MATCH")],
+    out: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="The HTML file to write.")],
+    ply: Annotated[int, typer.Option("--ply", help=PLY_HELP)] = 2,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the evaluation cache.")] = False,
+) -> None:
+    """One self-contained HTML page: summary, equity chart and a board diagram for each error."""
+    from bgtools.analysis.annotate import annotate_file
+    from bgtools.analysis.records import AnalysisSettings
+
+    check_ply(ply)
+    if not os.path.isfile(match_file):
+        raise fail(f"{match_file}: no such file")
+    output_file_ok(out)
+    try:
+        res = annotate_file((match_file, {"html": out}, AnalysisSettings(ply=ply), not no_cache, False, False))
+    except OSError as e:
+        raise fail(f"{out}: cannot write: {os_message(e)}")
+    for prob in res.problems:
+        error(problem_text(prob, match_file))
+    if not res.written:
+        raise typer.Exit(EXIT_USAGE)
+    note(f"report written to {out}")
+    if res.problems:
+        raise typer.Exit(EXIT_ERRORS)

@@ -1,0 +1,141 @@
+"""Helpers shared by the command modules: one-line errors, input lines, dice, option checks.
+
+Exit codes (README): 0 success, 1 the input was read but holds errors, 2 bad usage or
+unreadable input.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Optional
+
+import typer
+
+#: exit status when the input was read but holds errors
+EXIT_ERRORS = 1
+#: exit status for bad usage or unreadable input
+EXIT_USAGE = 2
+#: ``--jobs``/``--workers`` beyond this are refused (a typo, not a machine)
+MAX_JOBS = 256
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> "typer.Exit":
+    """Print a one-line error to stderr and return the Exit to raise."""
+    typer.echo(f"bgtools: error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def error(message: str) -> None:
+    """Print a one-line error to stderr and go on (the caller sets the exit status)."""
+    typer.echo(f"bgtools: error: {message}", err=True)
+
+
+def note(message: str) -> None:
+    """A one-line remark on stderr (what a command did or ignored)."""
+    typer.echo(f"bgtools: {message}", err=True)
+
+
+def os_message(e: OSError) -> str:
+    """``Is a directory``, ``Permission denied``, ...: the OS reason without the errno."""
+    return e.strerror or str(e)
+
+
+def open_lines(path: str):
+    """The lines of ``path`` ('-' = stdin); a missing or unreadable file is a usage error."""
+    if path == "-":
+        return sys.stdin
+    p = Path(path)
+    if not p.exists():
+        raise fail(f"{path}: no such file")
+    if p.is_dir():
+        raise fail(f"{path}: is a folder, not a file")
+    try:
+        return p.open(encoding="utf-8-sig")
+    except OSError as e:
+        raise fail(f"{path}: cannot read: {os_message(e)}")
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``31``, ``3-1``, ``3,1`` -> (3, 1); ValueError for anything else."""
+    t = text.strip().replace("-", "").replace(",", "").replace(" ", "")
+    if len(t) != 2 or not t.isdigit() or not all("1" <= c <= "6" for c in t):
+        raise ValueError(f"dice {text!r} must be two digits 1-6, e.g. 31")
+    return int(t[0]), int(t[1])
+
+
+def check_range(option: str, value: int, low: int, high: int, what: str = "") -> None:
+    """Refuse ``value`` outside [low, high] with a one-line error naming the option."""
+    if not low <= value <= high:
+        raise fail(f"{option} {value}: use {low} to {high}{what}")
+
+
+def check_ply(ply: int, high: int = 3) -> None:
+    if not 0 <= ply <= high:
+        raise fail(f"--ply {ply}: use " + ", ".join(str(p) for p in range(high)) + f" or {high}")
+
+
+def resolve_jobs(option: str, jobs: int) -> int:
+    """``--jobs N``: 0 = one per CPU; negative or absurd values are refused."""
+    if jobs < 0 or jobs > MAX_JOBS:
+        raise fail(f"{option} {jobs}: expected 0 (one per CPU) to {MAX_JOBS}")
+    return jobs or os.cpu_count() or 1
+
+
+def output_file_ok(out: str) -> None:
+    """Refuse an output path that cannot be a file we write: a folder, a missing folder,
+    a folder we may not write into."""
+    if out == "-":
+        return
+    p = Path(out)
+    if p.is_dir():
+        raise fail(f"{out}: is a folder; -o takes a file name")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise fail(f"{out}: the folder does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise fail(f"{out}: cannot write: permission denied")
+
+
+def rich_progress(total: int, label: str = "exporting"):
+    """Context manager giving ``advance()`` for a file progress bar on stderr."""
+    from contextlib import contextmanager
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    @contextmanager
+    def bar():
+        with Progress(console=Console(stderr=True), transient=True) as prog:
+            task = prog.add_task(label, total=total)
+            yield lambda: prog.advance(task)
+
+    return bar()
+
+
+def input_items(input: Optional[str], single: Optional[list]) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of each non-blank, non-comment line of ``--input`` (line 0 for
+    the arguments given on the command line)."""
+    if input is None:
+        yield 0, list(single or [])
+        return
+    for lineno, line in enumerate(open_lines(input), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        yield lineno, line.split()
+
+
+def run_lines(items: Iterable[tuple[int, list[str]]], handle: Callable[[list[str]], None],
+              errors: tuple = (ValueError,)) -> int:
+    """The input loop of ``moves``, ``eval`` and ``hint``: ``handle(fields)`` per line, a
+    one-line error (with the line number) for each line it refuses; returns the count."""
+    bad = 0
+    for lineno, parts in items:
+        where = f"line {lineno}: " if lineno else ""
+        try:
+            handle(parts)
+        except errors as e:
+            error(f"{where}{e}")
+            bad += 1
+    return bad

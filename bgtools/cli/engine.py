@@ -1,0 +1,120 @@
+"""``eval``, ``hint`` and ``bearoff build``: the evaluator on single positions."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+from typing_extensions import Annotated
+
+from bgtools.cli.common import EXIT_USAGE, check_ply, fail, input_items, note, os_message, parse_dice, run_lines
+
+ID_HELP = "Position ID, POSITIONID:MATCHID, or XGID."
+PLY_HELP = "Lookahead 0-3: 0 = static evaluator, 1-3 = plies of search (3 is slow)."
+
+
+def _rolled(ms) -> Optional[tuple[int, int]]:
+    return None if ms is None or tuple(ms.dice) == (0, 0) else (int(ms.dice[0]), int(ms.dice[1]))
+
+
+def eval_cmd(
+    id: Annotated[Optional[str], typer.Argument(help=ID_HELP, metavar="ID")] = None,
+    ply: Annotated[int, typer.Option("--ply", "-p", help=PLY_HELP)] = 0,
+    input: Annotated[Optional[str], typer.Option("--input", "-i", metavar="FILE",
+                                                 help="File of IDs, one a line ('-' = stdin).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of text.")] = False,
+) -> None:
+    """Cubeless probabilities and equity of a position, player on roll before his roll."""
+    from bgtools.core.matchstate import parse_any_id
+
+    check_ply(ply)
+    if input is None and id is None:
+        raise fail("give an ID, or --input FILE")
+    from bgtools.engine.evaluation import default_evaluator, evaluate
+
+    ev = default_evaluator()
+
+    def handle(parts: list[str]) -> None:
+        if len(parts) != 1:
+            raise ValueError(f"expected one ID, got {' '.join(parts)!r}")
+        pos, ms = parse_any_id(parts[0])
+        rolled = _rolled(ms)
+        if rolled is not None:
+            note(f"{parts[0]}: ignoring the rolled dice {rolled[0]}{rolled[1]}: eval is before the roll "
+                 "(use hint for the plays of a roll)")
+        e = evaluate(pos, ply, ev)
+        if as_json:
+            typer.echo(json.dumps({"id": parts[0], "probs": list(e.probs), "equity": e.equity, "ply": e.ply,
+                                   "evaluator": e.evaluator_version}))
+            return
+        w, wg, wbg, lg, lbg = e.probs
+        typer.echo(f"{parts[0]}  {ply}-ply  ({e.evaluator_version})")
+        typer.echo(f"  win {w:.4f}  gammon {wg:.4f}  backgammon {wbg:.4f}")
+        typer.echo(f"  lose {1 - w:.4f}  gammon {lg:.4f}  backgammon {lbg:.4f}")
+        typer.echo(f"  cubeless equity {e.equity:+.4f}")
+
+    if run_lines(input_items(input, [id]), handle):
+        raise typer.Exit(EXIT_USAGE)
+
+
+def hint(
+    id: Annotated[Optional[str], typer.Argument(help=ID_HELP, metavar="ID")] = None,
+    dice: Annotated[Optional[str], typer.Argument(help="The roll, e.g. 31 (default: the dice of an XGID "
+                                                  "or Match ID that has them).", metavar="DICE")] = None,
+    ply: Annotated[int, typer.Option("--ply", "-p", help=PLY_HELP)] = 0,
+    input: Annotated[Optional[str], typer.Option("--input", "-i", metavar="FILE",
+                                                 help="File of 'ID [DICE]' lines ('-' = stdin).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+) -> None:
+    """Rank the legal plays of a roll by cubeless equity, best first, with the difference to the best."""
+    from bgtools.core.matchstate import parse_any_id
+
+    check_ply(ply)
+    if input is None and id is None:
+        raise fail("give ID and DICE, or --input FILE")
+    from bgtools.engine.evaluation import default_evaluator, rank_plays
+
+    ev = default_evaluator()
+
+    def handle(parts: list[str]) -> None:
+        if len(parts) not in (1, 2):
+            raise ValueError(f"expected 'ID DICE', got {' '.join(parts)!r}")
+        pos, ms = parse_any_id(parts[0])
+        rolled = parse_dice(parts[1]) if len(parts) == 2 else _rolled(ms)
+        if rolled is None:
+            raise ValueError(f"{parts[0]}: no dice rolled in this ID; give DICE, e.g. 31")
+        d = rolled
+        ranked = rank_plays(pos, d, ply, ev)
+        if as_json:
+            typer.echo(json.dumps({"id": parts[0], "dice": f"{d[0]}{d[1]}",
+                                   "evaluator": f"{ev.name} {ev.version}",
+                                   "plays": [r.to_dict() for r in ranked]}))
+            return
+        typer.echo(f"{parts[0]} {d[0]}{d[1]}  ({ev.name} {ev.version})")
+        if not ranked:
+            typer.echo("  (no legal play)")
+        for i, r in enumerate(ranked, start=1):
+            diff = "" if i == 1 else f"({r.diff:+.4f})"
+            typer.echo(f"{i:4d}. {r.ply}-ply {r.play.notation():<28} {r.equity:+.4f} {diff}")
+
+    if run_lines(input_items(input, [id] + ([dice] if dice is not None else [])), handle):
+        raise typer.Exit(EXIT_USAGE)
+
+
+bearoff_app = typer.Typer(help="Bear-off databases.", no_args_is_help=True)
+
+
+@bearoff_app.command("build")
+def bearoff_build() -> None:
+    """Build the one- and two-sided bear-off databases into the cache now."""
+    from bgtools.engine.bearoff import build_databases, save_databases
+
+    db = build_databases()
+    try:
+        path = save_databases(db)
+    except OSError as e:
+        raise fail(f"cannot write the bear-off cache: {os_message(e)}")
+    typer.echo(f"one-sided: 54264 positions in {db.build_seconds['one_sided']:.1f} s; "
+               f"two-sided: 924 x 924 positions in {db.build_seconds['two_sided']:.1f} s")
+    typer.echo(f"saved {path}")

@@ -1,0 +1,242 @@
+"""``check``, ``convert`` and ``export``: match files in, reports, files or tables out.
+
+Exit status: 1 when a file was read but holds errors, 2 when any file cannot be read at all
+(or the usage is wrong, or no match file was found).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from typing_extensions import Annotated
+
+from bgtools.cli.common import (EXIT_ERRORS, EXIT_USAGE, error, fail, note, os_message, output_file_ok,
+                                resolve_jobs, rich_progress)
+
+PATHS_HELP = "Match files, folders, globs; '-' reads stdin."
+
+
+def match_files(paths: list[str], allow_stdin: bool = True) -> list[str]:
+    """The match files named by ``paths`` (folders searched, globs expanded); a missing path
+    or an empty result is a usage error (exit 2)."""
+    from bgtools.formats.read import expand_paths
+
+    for p in paths:
+        if p == "-" and not allow_stdin:
+            raise fail("reading stdin ('-') is not supported here; give a file")
+        if p != "-" and not os.path.exists(p) and not glob.glob(p, recursive=True):
+            raise fail(f"{p}: no such file or folder")
+    files = list(expand_paths(paths))
+    if not files:
+        raise fail(f"no match files found in {' '.join(paths)}")
+    return files
+
+
+def _read_for_check(path: str, strict: bool):
+    """(match, unreadable): a file that cannot be read gives a Match holding the reason."""
+    from bgtools.formats.convert import length_problem
+    from bgtools.formats.read import read_match
+    from bgtools.model.match import Match
+    from bgtools.model.problems import MatchFileError, MatchProblem
+
+    def read(s: bool):
+        if path == "-":
+            return read_match(data or b"", name="<stdin>", strict=s)
+        return read_match(Path(path), name=path, strict=s)
+
+    data = sys.stdin.buffer.read() if path == "-" else None
+    name = "<stdin>" if path == "-" else path
+    if path != "-" and not Path(path).is_file():
+        return Match(("", ""), 0, source=path, file_errors=[MatchProblem("no such file", path)]), True
+    try:
+        m = read(strict)
+    except MatchFileError as e:
+        err = e.error if e.error.file else MatchProblem(e.error.message, name, e.error.line, e.error.column,
+                                                        e.error.game, e.error.move)
+        unreadable = True
+        if strict:  # stopped at its first error: unreadable only if it cannot be read at all
+            try:
+                unreadable = not read(False).games
+            except MatchFileError:
+                pass
+        return Match(("", ""), 0, source=name, file_errors=[err]), unreadable
+    prob = length_problem(m)
+    if prob is not None:
+        return Match(m.players, 0, source=name, format=m.format, file_errors=[prob]), True
+    return m, bool(m.file_errors and not m.games)
+
+
+def check(
+    paths: Annotated[List[str], typer.Argument(help=PATHS_HELP, metavar="PATH")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON line per file (errors included).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Stop each file at its first error.")] = False,
+) -> None:
+    """Replay every game of match files (.mat/.txt, SGF, FIBS oldmoves, JSON) under the rules.
+
+    Prints games, plays, doubles and final score per file on stdout, and each error (file,
+    line, game, move) on stderr.  Exit status 1 when any error was found, 2 when a file
+    cannot be read at all or no match file was found.
+    """
+    from bgtools.model.match import match_summary
+
+    files = match_files(paths)
+    show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
+    status = 0
+
+    def report(path: str) -> None:
+        nonlocal status
+        m, unreadable = _read_for_check(path, strict)
+        s = match_summary(m)
+        if unreadable:
+            status = EXIT_USAGE
+        elif s["errors"]:
+            status = max(status, EXIT_ERRORS)
+        if as_json:
+            typer.echo(json.dumps(s, ensure_ascii=False))
+            return
+        typer.echo(f"{s['file']}: {s['games']} games, {s['plays']} plays, {s['doubles']} doubles, "
+                   f"final score {s['final_score'][0]}-{s['final_score'][1]}"
+                   + (f", {len(s['errors'])} error(s)" if s["errors"] else ""))
+        for e in m.errors:
+            error(str(e))
+
+    if show_bar:
+        with rich_progress(len(files), "checking") as advance:
+            for f in files:
+                report(f)
+                advance()
+    else:
+        for f in files:
+            report(f)
+    if status:
+        raise typer.Exit(status)
+
+
+def convert(
+    src: Annotated[str, typer.Argument(help="A match file, a folder of them, or '-' (stdin).", metavar="IN")],
+    out: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE",
+                                               help="Output file (IN is one file or '-').")] = None,
+    out_dir: Annotated[Optional[str], typer.Option("--out-dir", "-d", metavar="FOLDER",
+                                                   help="Output folder (IN is a folder; needs --to).")] = None,
+    to: Annotated[Optional[str], typer.Option("--to", metavar="FORMAT",
+                                              help="mat, sgf or json (default: from the output suffix).")] = None,
+) -> None:
+    """Convert match files between .mat, SGF and JSON (written atomically, never half-written).
+
+    Games with errors are left out (and listed); the exit status is then 1.  Inputs whose
+    output names would clash (a.mat, a.sgf -> a.json) keep their suffix (a.mat.json).
+    """
+    from bgtools.formats.convert import ConvertError, convert_one, plan_conversion
+
+    folder_in = src != "-" and os.path.isdir(src)
+    if out and out_dir:
+        raise fail("give -o FILE or --out-dir FOLDER, not both")
+    if folder_in and out_dir is None:
+        raise fail(f"{src} is a folder: give --out-dir FOLDER (and --to mat|sgf|json)")
+    if not folder_in and out is None:
+        raise fail("give -o FILE" + (" (--out-dir is for a folder of inputs)" if out_dir else ""))
+    try:
+        plan = plan_conversion(src, out_dir if folder_in else out, to)
+    except ConvertError as e:
+        raise fail(str(e))
+    for s, d in plan.renamed:
+        note(f"{s}: written to {d} (another input has the same name)")
+    status = 0
+    for s, d in plan.pairs:
+        data = sys.stdin.buffer.read() if s == "-" else None
+        try:
+            res = convert_one(s, d, plan.format, data)
+        except OSError as e:
+            raise fail(f"{d}: cannot write: {os_message(e)}")
+        for p in res.problems:
+            error(str(p))
+        name = "<stdin>" if s == "-" else s
+        if res.unreadable:
+            status = EXIT_USAGE
+            note(f"{name}: not converted")
+        elif res.left_out:
+            status = max(status, EXIT_ERRORS)
+            games = ", ".join(str(g) for g in res.left_out)
+            done = f"the other {res.games} written to {d}" if res.written else "nothing written"
+            note(f"{name}: game(s) {games} not converted (they hold errors); {done}")
+    if status:
+        raise typer.Exit(status)
+
+
+def _length_culprit(files: list[str]) -> str:
+    """The first file whose match length no Match ID can hold (after an export failed on it)."""
+    from bgtools.formats.convert import length_problem
+    from bgtools.formats.read import read_match
+    from bgtools.model.problems import MatchFileError
+
+    for f in files:
+        try:
+            p = length_problem(read_match(Path(f), name=f)) if f != "-" else None
+        except MatchFileError:
+            continue
+        if p is not None:
+            return str(p)
+    return ""
+
+
+def export(
+    paths: Annotated[List[str], typer.Argument(help=PATHS_HELP, metavar="PATH")],
+    out: Annotated[str, typer.Option("--output", "-o", metavar="FILE",
+                                     help="Output: .csv, .csv.gz, .jsonl or .parquet; '-' = CSV on stdout.")],
+    level: Annotated[str, typer.Option("--level", metavar="LEVEL",
+                                       help="One row per action (moves), game or match.")] = "moves",
+    columns: Annotated[Optional[List[str]], typer.Option("--columns", metavar="NAMES", help="Comma-separated "
+                                                           "columns to write, in this order (default: all).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parse files in N processes (0 = one per CPU); "
+                                                           "the output is the same for any N.")] = 1,
+    keep_bad_games: Annotated[bool, typer.Option("--keep-bad-games", help="Also write games with errors "
+                                                 "(board columns empty after an illegal move).")] = False,
+) -> None:
+    """Export match files as a table, one row per action, game or match (columns: docs/export.md).
+
+    Files with errors are listed on stderr, their good games written, and the exit status is
+    1 (2 when a file cannot be read at all).
+    """
+    from bgtools.base.errors import BgtoolsError
+    from bgtools.export import columns_for, export_files, output_format
+
+    try:
+        fmt = output_format(out)
+        names = [n.strip() for c in columns for n in c.split(",") if n.strip()] if columns else None
+        columns_for(level, names)
+    except ValueError as e:
+        raise fail(str(e))
+    if fmt == "parquet":
+        try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            raise fail("writing Parquet needs pyarrow: pip install 'bgtools[parquet]'")
+    jobs = resolve_jobs("--jobs", jobs)
+    for p in paths:
+        if p != "-" and not os.path.exists(p) and not glob.glob(p, recursive=True):
+            raise fail(f"{p}: no such file or folder")
+    output_file_ok(out)
+    files = match_files(paths)
+    progress = rich_progress if sys.stderr.isatty() and len(files) > 1 else None
+    try:
+        report = export_files(files, out, level=level, columns=names, jobs=jobs,
+                              keep_bad_games=keep_bad_games, progress=progress)
+    except OSError as e:
+        raise fail(f"{out}: cannot write: {os_message(e)}")
+    except BgtoolsError as e:
+        raise fail(_length_culprit(files) or str(e))
+    for prob in report.problems:
+        error(str(prob))
+    where = "stdout" if out == "-" else out
+    bad = f"; {len(report.problems)} file(s) had errors" if report.problems else ""
+    note(f"{report.rows} rows from {report.files} file(s) written to {where}{bad}")
+    if any(p.unreadable for p in report.problems):
+        raise typer.Exit(EXIT_USAGE)
+    if report.problems:
+        raise typer.Exit(EXIT_ERRORS)

@@ -1,0 +1,188 @@
+"""Converting match files between .mat, SGF and bgtools JSON: which output each input gets
+(never two inputs onto one name), and writing the good games of each (atomically).
+
+>>> format_of("out.sgf"), format_of("out", to="json")
+('sgf', 'json')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from bgtools.base.errors import BgtoolsError
+from bgtools.model.match import Match
+from bgtools.model.problems import MatchFileError, MatchProblem
+
+__all__ = ["ConvertError", "ConvertPlan", "ConvertResult", "FORMAT_SUFFIX", "MAX_MATCH_LENGTH", "convert_one",
+           "format_of", "length_problem", "plan_conversion"]
+
+#: the longest match a gnubg Match ID can hold (15 bits)
+MAX_MATCH_LENGTH = 2**15 - 1
+
+#: output format -> the suffix its files get
+FORMAT_SUFFIX = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}
+_FROM_SUFFIX = {".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json"}
+
+
+class ConvertError(BgtoolsError, ValueError):
+    """A conversion that cannot be done as asked (unknown format, names that clash, ...)."""
+
+
+def format_of(out: str, to: Optional[str] = None) -> str:
+    """The output format: ``to`` when given, else from the suffix of ``out``."""
+    if to is not None:
+        if to not in FORMAT_SUFFIX:
+            raise ConvertError(f"--to {to!r}: expected mat, sgf or json")
+        return to
+    fmt = _FROM_SUFFIX.get(Path(out).suffix.lower())
+    if fmt is None:
+        raise ConvertError(f"{out}: cannot tell the format from the suffix; use --to mat|sgf|json")
+    return fmt
+
+
+def length_problem(m: Match) -> Optional[MatchProblem]:
+    """A problem when the match is longer than a Match ID can hold (its positions then have
+    no Match ID or XGID, so it cannot be exported or analysed), else None."""
+    if 0 <= m.length <= MAX_MATCH_LENGTH:
+        return None
+    return MatchProblem(f"match length {m.length}: over {MAX_MATCH_LENGTH}, the longest match a Match ID "
+                        "can hold", m.source)
+
+
+@dataclass
+class ConvertPlan:
+    """(input, output) pairs; ``renamed``: inputs whose plain output name another input
+    also wanted, so each got its input suffix kept (``a.mat`` -> ``a.mat.json``)."""
+
+    format: str
+    pairs: list[tuple[str, str]]
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _folder_pairs(src: str, out: str, fmt: str, files: list[str]) -> ConvertPlan:
+    suffix = FORMAT_SUFFIX[fmt]
+    base = Path(src)
+    wanted: dict[str, list[str]] = {}
+    for f in files:
+        rel = Path(f).relative_to(base)
+        dest = str((Path(out) / rel).with_suffix(suffix))
+        wanted.setdefault(dest, []).append(f)
+    pairs, renamed = [], []
+    for dest, srcs in wanted.items():
+        if len(srcs) == 1:
+            pairs.append((srcs[0], dest))
+            continue
+        for f in srcs:
+            rel = Path(f).relative_to(base)
+            new = str(Path(out) / rel.parent / (rel.name + suffix))
+            pairs.append((f, new))
+            renamed.append((f, new))
+    dests = [d for _, d in pairs]
+    if len(set(dests)) != len(dests):
+        clash = next(d for d in dests if dests.count(d) > 1)
+        raise ConvertError(f"{clash}: two inputs would be written to this one name")
+    pairs.sort()
+    return ConvertPlan(fmt, pairs, sorted(renamed))
+
+
+def plan_conversion(src: str, out: str, to: Optional[str] = None,
+                    expand: Optional[Callable[[list[str]], list[str]]] = None) -> ConvertPlan:
+    """Which file each input is written to.
+
+    ``src`` is a match file, '-' (stdin) or a folder (converted recursively into the
+    folder ``out``, which needs ``to``).  Inputs that would share an output name keep
+    their own suffix in it (``a.mat``, ``a.sgf`` -> ``a.mat.json``, ``a.sgf.json``); an
+    output that is its own input is refused.
+    """
+    if src != "-" and not os.path.exists(src):
+        raise ConvertError(f"{src}: no such file or folder")
+    if src != "-" and os.path.isdir(src):
+        if to is None:
+            raise ConvertError("converting a folder needs --to mat|sgf|json")
+        fmt = format_of(out, to)
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise ConvertError(f"{out}: is a file; converting a folder needs an output folder")
+        if expand is None:
+            from bgtools.formats.read import expand_paths
+
+            files = list(expand_paths([src]))
+        else:
+            files = expand([src])
+        if not files:
+            raise ConvertError(f"no match files found in {src}")
+        plan = _folder_pairs(src, out, fmt, files)
+    else:
+        fmt = format_of(out, to)
+        if os.path.isdir(out):
+            raise ConvertError(f"{out}: is a folder; -o takes a file name when the input is one file")
+        plan = ConvertPlan(fmt, [(src, out)])
+    for s, d in plan.pairs:
+        if s != "-" and os.path.exists(d) and os.path.samefile(s, d):
+            raise ConvertError(f"{d}: the output would overwrite its own input")
+    return plan
+
+
+@dataclass
+class ConvertResult:
+    """What :func:`convert_one` did with one input: ``problems`` found reading it,
+    ``left_out`` the game numbers not converted (they hold errors), ``written`` whether the
+    output file was written, ``unreadable`` when no match could be read at all."""
+
+    source: str
+    output: str
+    written: bool = False
+    games: int = 0
+    left_out: list[int] = field(default_factory=list)
+    problems: list[MatchProblem] = field(default_factory=list)
+    unreadable: bool = False
+
+
+def _writer(fmt: str):
+    if fmt == "mat":
+        from bgtools.formats.matfile import write_mat
+
+        return write_mat
+    if fmt == "sgf":
+        from bgtools.formats.sgf import write_sgf
+
+        return write_sgf
+    from bgtools.formats.matchjson import write_json
+
+    return write_json
+
+
+def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> ConvertResult:
+    """Read ``src`` (or ``data``, e.g. stdin) and write its games without errors to ``dest``.
+
+    Never leaves a half-written file; writes nothing when no game is good.  An output
+    that cannot be written raises ``OSError``.
+    """
+    from bgtools.formats.read import read_match
+
+    res = ConvertResult(src, dest)
+    name = "<stdin>" if src == "-" else src
+    try:
+        m: Match = read_match(data if data is not None else Path(src), name=name)
+    except MatchFileError as e:
+        err = e.error if e.error.file else dataclasses.replace(e.error, file=name)
+        res.problems, res.unreadable = [err], True
+        return res
+    res.problems = list(m.errors)
+    good = tuple(g for g in m.games if not g.errors)
+    res.left_out = [g.number for g in m.games if g.errors]
+    res.games = len(good)
+    if m.file_errors and not m.games:
+        res.unreadable = True
+        return res
+    if not good:
+        return res
+    parent = os.path.dirname(dest)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    _writer(fmt)(dataclasses.replace(m, games=good) if res.left_out else m, dest)
+    res.written = True
+    return res

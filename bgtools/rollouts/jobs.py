@@ -1,0 +1,169 @@
+"""Batches of rollouts as ``bgtools rollout`` runs them: read the IDs, skip what an output
+file already holds (``--resume``), roll out the rest, write one record per position.
+
+>>> import tempfile, os
+>>> f = os.path.join(tempfile.mkdtemp(), "ids.csv")
+>>> _ = open(f, "w").write("game,position_id\\n1,4HPwATDgc/ABMA\\n")
+>>> read_ids(f)
+[(2, '4HPwATDgc/ABMA')]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Optional, Sequence
+
+from bgtools.rollouts import Job, OutputFile, RolloutError, RolloutResult, RolloutSettings, rollout_many
+
+__all__ = ["Batch", "BatchRun", "ID_COLUMNS", "read_ids"]
+
+#: CSV columns that hold the IDs to roll out, in order of preference (``position_id``: the export's)
+ID_COLUMNS = ("id", "position_id")
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    if not os.path.exists(path):
+        raise RolloutError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise RolloutError(f"{path}: is a folder, not a file of IDs")
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            return f.read()
+    except UnicodeDecodeError:
+        raise RolloutError(f"{path}: not a text file of IDs (not UTF-8)") from None
+    except OSError as e:
+        raise RolloutError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+def read_ids(path: str) -> list[tuple[int, str]]:
+    """(line number, ID) from a file of IDs, one a line (blank and ``#`` lines skipped), or a
+    CSV file whose header has an ``id`` or ``position_id`` column (e.g. ``bgtools export``);
+    empty ID cells (games the export could not replay) are skipped."""
+    text = _read_text(path)
+    lines = text.splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")), None)
+    if start is None:
+        return []
+    header = [h.strip().lower() for h in next(csv.reader([lines[start]]))] if "," in lines[start] else []
+    col = next((header.index(c) for c in ID_COLUMNS if c in header), None)
+    if col is None:
+        if header and len(header) > 1 and not any(h.upper().startswith("XGID=") for h in header):
+            raise RolloutError(f"{path}: line {start + 1}: a CSV header needs an 'id' or 'position_id' column")
+        return [(n, ln.strip()) for n, ln in enumerate(lines, start=1)
+                if ln.strip() and not ln.lstrip().startswith("#")]
+    reader = csv.reader(io.StringIO("\n".join(lines[start:])))
+    next(reader)
+    out = []
+    for row in reader:
+        lineno = start + reader.line_num
+        if not row or not any(c.strip() for c in row):
+            continue
+        if col >= len(row):
+            raise RolloutError(f"{path}: line {lineno}: no {header[col]} field")
+        if row[col].strip():
+            out.append((lineno, row[col].strip()))
+    return out
+
+
+@dataclass
+class Batch:
+    """The positions of one ``rollout`` command: labels (the IDs as given) and their jobs.
+
+    ``rolled``: the labels whose ID has dice rolled (a rollout starts before the roll, so
+    those dice are not used)."""
+
+    labels: list[str]
+    jobs: list[Job]
+    rolled: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, ids: Sequence[str] = (), input: Optional[str] = None) -> "Batch":
+        """Read ``input`` (a file, '-' = stdin; see :func:`read_ids`) then ``ids``; a bad ID
+        raises :class:`RolloutError` naming its line."""
+        from bgtools.core.matchstate import parse_any_id
+
+        items: list[tuple[str, str]] = []
+        if input is not None:
+            items += [(f"line {n}: ", t) for n, t in read_ids(input)]
+        items += [("", t) for t in ids]
+        labels, jobs, rolled = [], [], []
+        for where, text in items:
+            try:
+                pos, ms = parse_any_id(text)
+                jobs.append(Job.make(pos, ms))
+            except ValueError as e:
+                raise RolloutError(f"{where}{text}: {e}") from None
+            labels.append(text)
+            if ms is not None and tuple(ms.dice) != (0, 0):
+                rolled.append(text)
+        return cls(labels, jobs, rolled)
+
+
+def _pending(labels: list[str], out: OutputFile, settings: RolloutSettings, evaluator: str) -> list[int]:
+    """Indexes of the labels ``out`` does not hold yet (each record there counts once)."""
+    have: dict = {}
+    for k in out.done:
+        have[k] = have.get(k, 0) + 1
+    todo = []
+    for i, lab in enumerate(labels):
+        k = out.key(lab, settings, evaluator)
+        if have.get(k, 0) > 0:
+            have[k] -= 1
+        else:
+            todo.append(i)
+    return todo
+
+
+class BatchRun:
+    """One run of a batch: opens ``output`` (refusing a non-empty file unless ``resume``
+    appends to it or ``force`` overwrites it), works out what is left (``todo``), and
+    :meth:`run` rolls that out, writing each record as soon as its position is done."""
+
+    def __init__(self, batch: Batch, settings: RolloutSettings, weights, evaluator: str,
+                 output: Optional[str] = None, resume: bool = False, force: bool = False) -> None:
+        if resume and output is None:
+            raise RolloutError("--resume needs --output")
+        if resume and force:
+            raise RolloutError("--resume and --force do not go together")
+        self.batch, self.settings, self.weights, self.evaluator = batch, settings, weights, evaluator
+        self.out: Optional[OutputFile] = None
+        if output is not None:
+            if os.path.isdir(output):
+                raise RolloutError(f"{output}: is a folder; --output takes a file name")
+            if not resume and not force and os.path.exists(output) and os.path.getsize(output) > 0:
+                raise RolloutError(f"{output}: exists and is not empty; --resume adds to it, --force overwrites it")
+            try:
+                self.out = OutputFile(output, resume)
+            except (OSError, UnicodeDecodeError) as e:
+                raise RolloutError(f"{output}: {getattr(e, 'strerror', None) or e}") from None
+            except RolloutError as e:
+                raise RolloutError(str(e) if str(e).startswith(output) else f"{output}: {e}") from None
+        self.todo = list(range(len(batch.jobs)))
+        if self.out is not None and self.out.done:
+            self.todo = _pending(batch.labels, self.out, settings, evaluator)
+
+    def run(self, workers: int = 1, dask=None,
+            on_chunk: Optional[Callable[[int, int], None]] = None) -> Iterator[tuple[str, RolloutResult, dict]]:
+        """(label, result, record) for each position still to do, in input order."""
+        jobs = [self.batch.jobs[i] for i in self.todo]
+        try:
+            results = rollout_many(jobs, self.settings, self.weights, workers=workers, dask=dask, on_chunk=on_chunk)
+            for i, res in zip(self.todo, results):
+                label = self.batch.labels[i]
+                rec = res.record(self.evaluator)
+                if self.out is not None:
+                    self.out.write(label, rec)
+                yield label, res, rec
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.out is not None:
+            self.out.close()
+            self.out = None
