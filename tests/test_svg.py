@@ -140,8 +140,6 @@ def test_board_command_draws_both_arrows(tmp_path):
     _all_visible(curves)
 
 
-@pytest.mark.xfail(strict=True, reason="CLI board passes cube=ms.cube without its owner; it needs state=ms "
-                                       "(bgtools/cli, not this issue's files)")
 def test_board_command_draws_the_owned_cube_on_its_side(tmp_path):
     xgid = "XGID=-b----E-C---eE---c-e----B-:2:1:1:00:0:0:0:7:10"  # cube 4 owned by the player on roll
     pos, ms = parse_any_id(xgid)

@@ -163,7 +163,9 @@ def annotate(
             else:
                 from concurrent.futures import ProcessPoolExecutor
 
-                with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+                from bgtools.base.workers import pool_options
+
+                with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), **pool_options()) as pool:
                     for res in pool.map(annotate_file, tasks):
                         handle(res)
                         advance()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Optional
 
 import typer
+
+from bgtools.base import jsonout
 from typing_extensions import Annotated
 
 from bgtools.cli.common import EXIT_USAGE, check_ply, fail, input_items, note, os_message, parse_dice, run_lines
@@ -45,7 +46,7 @@ def eval_cmd(
                  "(use hint for the plays of a roll)")
         e = evaluate(pos, ply, ev)
         if as_json:
-            typer.echo(json.dumps({"id": parts[0], "probs": list(e.probs), "equity": e.equity, "ply": e.ply,
+            typer.echo(jsonout.dumps({"id": parts[0], "probs": list(e.probs), "equity": e.equity, "ply": e.ply,
                                    "evaluator": e.evaluator_version}))
             return
         w, wg, wbg, lg, lbg = e.probs
@@ -87,7 +88,7 @@ def hint(
         d = rolled
         ranked = rank_plays(pos, d, ply, ev)
         if as_json:
-            typer.echo(json.dumps({"id": parts[0], "dice": f"{d[0]}{d[1]}",
+            typer.echo(jsonout.dumps({"id": parts[0], "dice": f"{d[0]}{d[1]}",
                                    "evaluator": f"{ev.name} {ev.version}",
                                    "plays": [r.to_dict() for r in ranked]}))
             return

@@ -139,7 +139,7 @@ def board(
             steps, caption = made.steps, f"{roll[0]}{roll[1]}: {made.notation()}"
     except ValueError as e:
         raise fail(str(e))
-    svg = board_svg(pos, play=steps, caption=caption, cube=(ms.cube if ms else None))
+    svg = board_svg(pos, play=steps, caption=caption, state=ms)
     if output == "-":
         typer.echo(svg)
         return

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import List, Optional
 
 import typer
+
+from bgtools.base import jsonout
 from typing_extensions import Annotated
 
 from bgtools.cli.common import MAX_JOBS, fail, note
@@ -120,7 +121,7 @@ def rollout(
                 if output is not None:
                     continue
                 if as_json:
-                    typer.echo(json.dumps({"id": label, **rec}))
+                    typer.echo(jsonout.dumps({"id": label, **rec}))
                 else:
                     _print_rollout(label, res, run.evaluator)
     except RolloutError as e:
