@@ -19,20 +19,45 @@ def _rolled(ms) -> Optional[tuple[int, int]]:
     return None if ms is None or tuple(ms.dice) == (0, 0) else (int(ms.dice[0]), int(ms.dice[1]))
 
 
+CUBE_HELP = "Show the cube decision (default) or only the cubeless numbers."
+JACOBY_HELP = "Money: the Jacoby rule (gammons count single until the cube is turned); default: the ID's, else on."
+BEAVERS_HELP = "Money: beavers allowed; default: the XGID's, else on."
+
+
+def _is_xgid(text: str) -> bool:
+    return text.strip().upper().startswith("XGID=") or text.count(":") >= 8
+
+
+def _print_assessment(label: str, a, ply: int) -> None:
+    e = a.evaluation
+    w, wg, wbg, lg, lbg = e.probs
+    typer.echo(f"{label}  {ply}-ply  ({e.evaluator_version})")
+    typer.echo(f"  win {w:.4f}  gammon {wg:.4f}  backgammon {wbg:.4f}")
+    typer.echo(f"  lose {1 - w:.4f}  gammon {lg:.4f}  backgammon {lbg:.4f}")
+    typer.echo(f"  cubeless equity {e.equity:+.4f}")
+    for line in a.cube_lines():
+        typer.echo(line)
+
+
 def eval_cmd(
     id: Annotated[Optional[str], typer.Argument(help=ID_HELP, metavar="ID")] = None,
     ply: Annotated[int, typer.Option("--ply", "-p", help=PLY_HELP)] = 0,
     input: Annotated[Optional[str], typer.Option("--input", "-i", metavar="FILE",
                                                  help="File of IDs, one a line ('-' = stdin).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of text.")] = False,
+    cube: Annotated[bool, typer.Option("--cube/--no-cube", help=CUBE_HELP)] = True,
+    jacoby: Annotated[Optional[bool], typer.Option("--jacoby/--no-jacoby", help=JACOBY_HELP)] = None,
+    beavers: Annotated[Optional[bool], typer.Option("--beavers/--no-beavers", help=BEAVERS_HELP)] = None,
 ) -> None:
-    """Cubeless probabilities and equity of a position, player on roll before his roll."""
+    """Probabilities, cubeless equity and the cube decision of a position, player on roll before his roll
+    (cube decisions at 0-2 ply, by a cubeful lookahead)."""
     from bgtools.core.matchstate import parse_any_id
 
     check_ply(ply)
     if input is None and id is None:
         raise fail("give an ID, or --input FILE")
-    from bgtools.engine.evaluation import default_evaluator, evaluate
+    from bgtools.engine.assess import assess_position
+    from bgtools.engine.evaluation import default_evaluator
 
     ev = default_evaluator()
 
@@ -44,16 +69,12 @@ def eval_cmd(
         if rolled is not None:
             note(f"{parts[0]}: ignoring the rolled dice {rolled[0]}{rolled[1]}: eval is before the roll "
                  "(use hint for the plays of a roll)")
-        e = evaluate(pos, ply, ev)
+        a = assess_position(pos, ms, ply, evaluator=ev, cube=cube, jacoby=jacoby, beavers=beavers,
+                            id_sets_beavers=_is_xgid(parts[0]))
         if as_json:
-            typer.echo(jsonout.dumps({"id": parts[0], "probs": list(e.probs), "equity": e.equity, "ply": e.ply,
-                                   "evaluator": e.evaluator_version}))
+            typer.echo(jsonout.dumps({"id": parts[0], **a.to_dict()}))
             return
-        w, wg, wbg, lg, lbg = e.probs
-        typer.echo(f"{parts[0]}  {ply}-ply  ({e.evaluator_version})")
-        typer.echo(f"  win {w:.4f}  gammon {wg:.4f}  backgammon {wbg:.4f}")
-        typer.echo(f"  lose {1 - w:.4f}  gammon {lg:.4f}  backgammon {lbg:.4f}")
-        typer.echo(f"  cubeless equity {e.equity:+.4f}")
+        _print_assessment(parts[0], a, ply)
 
     if run_lines(input_items(input, [id]), handle):
         raise typer.Exit(EXIT_USAGE)
@@ -67,8 +88,11 @@ def hint(
     input: Annotated[Optional[str], typer.Option("--input", "-i", metavar="FILE",
                                                  help="File of 'ID [DICE]' lines ('-' = stdin).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+    jacoby: Annotated[Optional[bool], typer.Option("--jacoby/--no-jacoby", help=JACOBY_HELP)] = None,
+    beavers: Annotated[Optional[bool], typer.Option("--beavers/--no-beavers", help=BEAVERS_HELP)] = None,
 ) -> None:
-    """Rank the legal plays of a roll by cubeless equity, best first, with the difference to the best."""
+    """Rank the legal plays of a roll by cubeless equity, best first, with the difference to the best;
+    with no dice (and none in the ID), the cube decision before the roll."""
     from bgtools.core.matchstate import parse_any_id
 
     check_ply(ply)
@@ -83,8 +107,16 @@ def hint(
             raise ValueError(f"expected 'ID DICE', got {' '.join(parts)!r}")
         pos, ms = parse_any_id(parts[0])
         rolled = parse_dice(parts[1]) if len(parts) == 2 else _rolled(ms)
-        if rolled is None:
-            raise ValueError(f"{parts[0]}: no dice rolled in this ID; give DICE, e.g. 31")
+        if rolled is None:  # before the roll: the question is the cube
+            from bgtools.engine.assess import assess_position
+
+            a = assess_position(pos, ms, ply, evaluator=ev, jacoby=jacoby, beavers=beavers,
+                                id_sets_beavers=_is_xgid(parts[0]))
+            if as_json:
+                typer.echo(jsonout.dumps({"id": parts[0], **a.to_dict()}))
+            else:
+                _print_assessment(parts[0], a, ply)
+            return
         d = rolled
         ranked = rank_plays(pos, d, ply, ev)
         if as_json:

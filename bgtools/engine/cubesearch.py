@@ -143,7 +143,7 @@ def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, ev
     board = np.asarray(position.to_array(), np.int8).reshape(1, 2, 25)
     probs = evaluate_boards(board, ply, evaluator)[0]
     x = float(cube_x(board[0]))
-    base = cube_advice(probs, info, x=x, met=met, ply=ply)
+    base = cube_advice(probs, info, x=x, met=met, ply=ply, with_take_point=True)
     if ply == 0 or not base.available:
         return base
     search = CubeSearch(evaluator, met)
