@@ -105,3 +105,21 @@ def test_severity_is_not_part_of_equality_and_defaults_to_error():
     assert "warning" not in str(e) and "severity" not in e.to_dict()
     with pytest.raises(ValueError, match="severity"):
         MatchProblem("x", severity="fatal")
+
+
+def test_check_reports_the_warnings_of_a_record_on_stderr(tmp_path):
+    """`bgtools check` as a user runs it: the record reads (exit 0), the warning names its line."""
+    from typer.testing import CliRunner
+
+    from bgtools.cli.app import app
+
+    f = tmp_path / "after.mat"
+    f.write_text(" 1 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
+                 "      Wins 1 point\n Game 2\n A : 1   B : 0\n")
+    r = CliRunner().invoke(app, ["check", str(f)])
+    assert r.exit_code == 0, r.output
+    assert "after.mat:6: warning: game 2: game 2 comes after the match was won" in r.stderr
+    r = CliRunner().invoke(app, ["check", "--json", str(f)])
+    import json
+
+    assert json.loads(r.stdout)["warnings"][0]["line"] == 6

@@ -151,6 +151,7 @@ class Decision:
     win_after: Optional[float] = None  #: player 0's cubeless game winning chance after the action
     mwc_after: Optional[float] = None  #: player 0's cubeful match winning chance after the action
     steps: tuple = ()  #: checker steps of the play made (mover's numbering)
+    file: Optional[dict] = None  #: the match file's own figure (XG, BGBlitz), see analysis.filecompare
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -170,6 +171,8 @@ class Decision:
             c = self.cube
             d["cube"] = {"nd": round(c.nd, 6), "dt": round(c.dt, 6), "dp": round(c.dp, 6),
                          "action": c.action, "response": c.response}
+        if self.file is not None:
+            d["file"] = self.file
         return d
 
 
@@ -250,6 +253,7 @@ class MatchAnalysis:
     skipped_games: tuple[int, ...] = ()
     cache_hits: int = 0
     cache_misses: int = 0
+    file_comparison: Optional[dict] = None  #: agreement with the file's own analysis (filecompare)
 
     @property
     def errors(self) -> list[Decision]:
@@ -262,7 +266,8 @@ class MatchAnalysis:
                 "skipped_games": list(self.skipped_games),
                 "summary": [p.to_dict() for p in self.players_summary],
                 "games": [asdict(g) for g in self.games],
-                "decisions": [d.to_dict() for d in self.decisions]}
+                "decisions": [d.to_dict() for d in self.decisions],
+                **({"file_comparison": self.file_comparison} if self.file_comparison else {})}
 
     def json_lines(self, all_rows: bool = False) -> list[str]:
         """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``)."""

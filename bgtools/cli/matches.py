@@ -105,6 +105,8 @@ def check(
                    + (f", {len(s['errors'])} error(s)" if s["errors"] else ""))
         for e in m.errors:
             error(str(e))
+        for w in m.warnings:
+            error(str(w))
 
     if show_bar:
         with rich_progress(len(files), "checking") as advance:

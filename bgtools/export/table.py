@@ -114,6 +114,11 @@ MOVE_COLUMNS = (
     _C("points", "Int16", "points the game was won for"),
     _C("ended_by", "category", "how the game ended: bearoff, drop or resign", ENDINGS),
     _C("result", "Int16", "game result for the acting player: +points if he won the game, -points if he lost"),
+    _C("file_equity_loss", "Float64", "the match file's own analysis (XG, BGBlitz): equity the play, double "
+                                      "or answer lost by its figures (a roll: the checker play); empty if none"),
+    _C("file_luck", "Float64", "rolls only: the file's luck of the roll for the acting player"),
+    _C("file_eval_level", "string", "how the file's program evaluated the decision (`3-ply`, `XG Roller++`, "
+                                    "`rollout`, `book`)"),
 )
 GAME_COLUMNS = (
     _C("row_key", "string", "`<file>:<game_no>`, unique per row"),
@@ -254,11 +259,23 @@ def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
                 row += [names[res.winner], res.points, res.how, res.points if res.winner == p else -res.points]
             else:
                 row += [None, None, None, None]
+            row += _file_figures(a)
             rows.append(row)
             if kind == "roll" and a.status == "illegal":
                 broken = True
     _append(out, rows, MOVE_COLUMNS)
     return len(rows)
+
+
+def _file_figures(a) -> list:
+    """``file_equity_loss``, ``file_luck``, ``file_eval_level`` of an action (the file's analysis)."""
+    an = getattr(a, "analysis", None)
+    if an is None:
+        return [None, None, None]
+    if isinstance(a, Roll):
+        return [an.error, an.luck, an.level or None]
+    loss = an.take_error if isinstance(a, (Take, Drop, Beaver)) else an.cube_error
+    return [loss, None, (an.cube_level or an.level) or None]
 
 
 def _append(out: dict, rows: list, cols: tuple[Column, ...]) -> None:

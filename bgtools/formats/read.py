@@ -3,7 +3,8 @@
 :func:`read_match` (path, text or bytes -> one replayed :class:`~bgtools.model.match.Match`),
 :func:`read_matches` (paths, folders -> one Match per file, streamed), :func:`iter_games`
 (one game at a time, with the match header).  The format is sniffed from the content and
-the name: ``.mat`` text and its dialects, gnubg SGF, FIBS oldmoves, bgtools JSON.
+the name: ``.mat`` text and its dialects, gnubg SGF, FIBS oldmoves, bgtools JSON, and the
+binary eXtreme Gammon (``.xg``/``.xgp``) and BGBlitz (``.bgf``) files, sniffed from the bytes.
 """
 
 from __future__ import annotations
@@ -13,22 +14,28 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
+from bgtools.formats.bgf import is_bgf, parse_bgf
 from bgtools.formats.matchjson import parse_json
 from bgtools.formats.matfile import parse_mat
 from bgtools.formats.oldmoves import parse_oldmoves
 from bgtools.formats.sgf import parse_sgf
+from bgtools.formats.xg import is_xg, parse_xg
 from bgtools.model.game import Game
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
+from bgtools.model.checks import record_warnings
 from bgtools.model.replay import finish_match
 
-__all__ = ["read_match", "read_matches", "iter_games", "expand_paths", "detect_format", "decode_bytes",
+__all__ = ["read_match", "read_matches", "iter_games", "expand_paths", "detect_format", "detect_binary",
+           "decode_bytes",
            "MATCH_SUFFIXES", "Source"]
 
 Source = Union[str, bytes, os.PathLike]
 
 #: format name -> reader of its text: ``parse(text, file_name, strict=...) -> Match`` (not replayed)
 PARSERS = {"mat": parse_mat, "sgf": parse_sgf, "oldmoves": parse_oldmoves, "json": parse_json}
+#: binary formats, sniffed from the bytes: ``parse(data, file_name, strict=...) -> Match``
+BINARY_PARSERS = {"xg": parse_xg, "bgf": parse_bgf}
 
 
 def detect_format(text: str, name: str = "") -> str:
@@ -56,8 +63,26 @@ def decode_bytes(data: bytes) -> str:
 
 def _load(source: Source) -> tuple[str, str]:
     """(text, name) of a path, bytes or text."""
+    raw, name = _load_raw(source)
+    return (decode_bytes(raw) if isinstance(raw, bytes) else raw), name
+
+
+def detect_binary(data: bytes, name: str = "") -> Optional[str]:
+    """``"xg"`` (eXtreme Gammon archive magic) or ``"bgf"`` (BGBlitz JSON header line), else None."""
+    if is_xg(data):
+        return "xg"
+    if is_bgf(data):
+        return "bgf"
+    suffix = Path(name).suffix.lower() if name else ""
+    if suffix in (".xg", ".xgp"):
+        return "xg"  # named as XG but without its magic: the XG reader says what is wrong
+    return None
+
+
+def _load_raw(source: Source) -> tuple[Union[str, bytes], str]:
+    """(bytes of a path or bytes, or the text itself; name)."""
     if isinstance(source, bytes):
-        return decode_bytes(source), ""
+        return source, ""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                            and len(source) < 4096 and os.path.exists(source)):
         p = Path(source)
@@ -71,8 +96,8 @@ def _load(source: Source) -> tuple[str, str]:
                     data = gzip.decompress(data)
                 except (OSError, EOFError, zlib.error) as e:
                     raise MatchFileError(MatchProblem(f"not a readable gzip file: {e}", str(source))) from None
-                return decode_bytes(data), str(source)[:-3]
-            return decode_bytes(data), str(source)
+                return data, str(source)[:-3]
+            return data, str(source)
         except OSError as e:
             raise MatchFileError(MatchProblem(f"cannot read: {e.strerror or e}", str(source))) from None
     return str(source), ""
@@ -86,18 +111,33 @@ def read_match(source: Source, *, format: Optional[str] = None, strict: bool = F
     :class:`MatchFileError` at the first one.  A file that holds no match at all raises
     MatchFileError too.
     """
-    text, fname = _load(source)
-    fmt = format or detect_format(text, fname)
+    raw, fname = _load_raw(source)
+    fmt = format or (detect_binary(raw, fname) if isinstance(raw, bytes) else None)
+    if fmt in BINARY_PARSERS:
+        return _read_binary(raw, fmt, name or fname, strict)
+    text = decode_bytes(raw) if isinstance(raw, bytes) else raw
+    fmt = fmt or detect_format(text, fname)
     fname = name or fname
     parse = PARSERS.get(fmt)
     if parse is None:
         raise ValueError(f"unknown match format {fmt!r}")
     m = parse(text, fname, strict=strict)
     m = finish_match(m, fname, strict)
-    return replace(m, source=fname, format=fmt)
+    m = replace(m, source=fname, format=fmt)
+    return replace(m, warnings=record_warnings(m))
 
 
-MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf", ".json", ".oldmoves", ".sgf.gz", ".mat.gz")
+def _read_binary(raw: Union[str, bytes], fmt: str, fname: str, strict: bool) -> Match:
+    """eXtreme Gammon / BGBlitz bytes -> a replayed Match (the file's analysis kept on the actions)."""
+    if not isinstance(raw, bytes):
+        raise MatchFileError(MatchProblem(f"the {fmt} format is binary: pass a path or bytes, not text", fname))
+    m = BINARY_PARSERS[fmt](raw, fname, strict=strict)
+    m = finish_match(m, fname, strict)
+    m = replace(m, source=fname, format=fmt)
+    return replace(m, warnings=record_warnings(m))
+
+
+MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf", ".json", ".oldmoves", ".sgf.gz", ".mat.gz", ".xg", ".xgp", ".bgf")
 
 
 def expand_paths(paths: Iterable[Union[str, os.PathLike]]) -> Iterator[str]:

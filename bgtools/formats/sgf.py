@@ -7,9 +7,11 @@ player 1.  ``MI[game:n]`` is 0-based as gnubg writes it; resignations appear onl
 ``RE[W+2R]``; a beaver is a double answered by a double.  Analysis properties
 (``A``, ``DA``, ``LU``, ``BM``, ``GS``, ...) are kept as opaque strings: per game in
 ``Game.props`` and per action in ``Game.notes`` (one dict per action), and written
-back unchanged.  Setup nodes (board edits) are not replayed.
+back unchanged.  Setup nodes (board edits) are not replayed.  Actions read from XG or
+BGBlitz files carry the file's analysis, written as gnubg's properties
+(:func:`file_analysis_props`).
 
->>> from bgtools.model.match import read_match
+>>> from bgtools.formats import read_match
 >>> m = read_match("(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B];W[31hefe];B[42qusu])")
 >>> m.games[0].actions[1]
 Roll(player=1, dice=(4, 2), steps=((8, 4), (6, 4)), status='play')
@@ -21,11 +23,12 @@ import re
 from typing import Optional
 
 from bgtools.base.version import __version__
+from bgtools.model.fileanalysis import error_class
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
-__all__ = ["parse_sgf", "format_sgf", "write_sgf", "parse_collection"]
+__all__ = ["parse_sgf", "format_sgf", "write_sgf", "parse_collection", "file_analysis_props"]
 
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|(;)|([A-Za-z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+))", re.S)
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
@@ -283,6 +286,10 @@ def format_sgf(match: Match) -> str:
             extra = ""
             if notes:
                 extra = "".join(key + "".join(f"[{_escape(v)}]" for v in vals) for key, vals in notes[k].items())
+            an = getattr(a, "analysis", None)
+            if an is not None and not (notes and _ANALYSIS_KEYS & set(notes[k])):
+                extra += "".join(key + "".join(f"[{_escape(v)}]" for v in vals)
+                                 for key, vals in file_analysis_props(a).items())
             if isinstance(a, Roll) and a.status == "rolled":
                 out.append(f";PL[{who}]DI[{a.dice[0]}{a.dice[1]}]{extra}")
                 continue
@@ -299,6 +306,62 @@ def format_sgf(match: Match) -> str:
             out.append(f";{who}[{val}]{extra}")
         out.append(")")
     return "\n".join(out) + "\n"
+
+
+_ANALYSIS_KEYS = {"A", "DA", "LU", "BM", "DO", "BC", "DC", "C"}
+_MARKS = {"very bad": ("2", "BM", "BC"), "bad": ("1", "BM", "BC"), "doubtful": ("", "DO", "DC")}
+
+
+def _gnubg_ply(level: str) -> int:
+    """gnubg counts plies from 0 (static); XG and BGBlitz from 1.  Rollouts/XG Roller -> 2."""
+    head = level.split("-", 1)[0]
+    return max(0, int(head) - 1) if level.endswith("-ply") and head.isdigit() else 2
+
+
+def file_analysis_props(a) -> dict[str, list[str]]:
+    """gnubg SGF node properties for the file's own analysis of an action (``a.analysis``):
+    ``A`` candidate plays, ``LU`` luck, ``BM``/``DO`` and ``BC``/``DC`` skill marks, and a ``C``
+    comment with the figures (program, level, error, luck, no double / double-take / double-pass)."""
+    an = a.analysis
+    out: dict[str, list[str]] = {}
+    who = {"xg": "eXtreme Gammon", "bgblitz": "BGBlitz"}.get(an.source, an.source)
+    text = [f"{who}{' ' + an.level if an.level else ''}:"]
+    if isinstance(a, Roll):
+        cands = an.candidates
+        if cands and 0 <= an.played < len(cands) and all(len(c.probs) == 5 for c in cands):
+            vals = [str(an.played)]
+            for c in cands:
+                letters = "".join(point_letter(x, a.player) + point_letter(y, a.player) for x, y in c.steps)
+                probs = " ".join(f"{x:.6f}" for x in c.probs)
+                ply = _gnubg_ply(c.level or an.level)
+                vals.append(f"{letters} E ver 3 {probs} {c.equity:.6f} {ply}C 0 1 0.000000 1")
+            out["A"] = vals
+        if an.luck is not None:
+            out["LU"] = [f"{an.luck:.5f}"]
+            text.append(f"luck {an.luck:+.4f}")
+        if an.error is not None:
+            text.append(f"play error {an.error:.4f}")
+            mark = _MARKS.get(error_class(an.error))
+            if mark:
+                out[mark[1]] = [mark[0]]
+        loss = an.cube_error
+    else:
+        loss = an.take_error if isinstance(a, (Take, Drop, Beaver)) else an.cube_error
+    if loss is not None:
+        text.append(f"cube error {loss:.4f}")
+        mark = _MARKS.get(error_class(loss))
+        if mark:
+            out[mark[2] if isinstance(a, Roll) else mark[1]] = [mark[0]]
+    if an.no_double is not None:
+        unit = " (match winning chances)" if an.unit == "mwc" else ""
+        text.append(f"no double {an.no_double:+.4f}, double/take {an.double_take:+.4f}, "
+                    f"double/pass {an.double_pass:+.4f}{unit}")
+    comment = "; ".join([text[0] + " " + text[1]] + text[2:]) if len(text) > 1 else ""
+    if an.comment:
+        comment = (comment + "\n" if comment else "") + an.comment
+    if comment:
+        out["C"] = [comment]
+    return out
 
 
 def write_sgf(match: Match, path) -> None:

@@ -7,14 +7,23 @@ Every action has ``player`` (0/1, who acts).  Equality ignores where a thing was
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Any, Literal, Optional, Union
 
+from bgtools.model.fileanalysis import FileAnalysis
 from bgtools.model.problems import MatchProblem
 
-__all__ = ["Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "Action", "Result", "Game"]
+#: how a roll was recorded: a play, a dance (no legal play), rolled with no play written,
+#: an illegal play written, or not yet checked against the rules
+RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked"]
+#: how a game ended
+Ending = Literal["bearoff", "drop", "resign"]
+
+__all__ = ["RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "Action", "Result", "Game"]
 
 
-_LOC = dict(compare=False, repr=False)
+def _loc(default: Any) -> Any:
+    """A field that records where a thing was read from: not compared, not shown."""
+    return field(default=default, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +41,12 @@ class Roll:
     player: int
     dice: tuple[int, int]
     steps: Optional[tuple[tuple[int, int], ...]] = None
-    status: str = "play"
-    text: str = field(default="", **_LOC)
-    line: int = field(default=0, **_LOC)
-    column: int = field(default=0, **_LOC)
-    move_no: int = field(default=0, **_LOC)
+    status: RollStatus = "play"
+    text: str = _loc("")
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
+    analysis: Optional[FileAnalysis] = _loc(None)  #: the file's own analysis (XG, BGBlitz)
 
     @property
     def is_play(self) -> bool:
@@ -52,9 +62,10 @@ class Double:
 
     player: int
     cube: int
-    line: int = field(default=0, **_LOC)
-    column: int = field(default=0, **_LOC)
-    move_no: int = field(default=0, **_LOC)
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
+    analysis: Optional[FileAnalysis] = _loc(None)  #: the file's own analysis (XG, BGBlitz)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +74,10 @@ class Beaver:
 
     player: int
     cube: int
-    line: int = field(default=0, **_LOC)
-    column: int = field(default=0, **_LOC)
-    move_no: int = field(default=0, **_LOC)
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
+    analysis: Optional[FileAnalysis] = _loc(None)  #: the file's own analysis (XG, BGBlitz)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +86,10 @@ class Take:
 
     player: int
     implied: bool = field(default=False, compare=False)
-    line: int = field(default=0, **_LOC)
-    column: int = field(default=0, **_LOC)
-    move_no: int = field(default=0, **_LOC)
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
+    analysis: Optional[FileAnalysis] = _loc(None)  #: the file's own analysis (XG, BGBlitz)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +97,10 @@ class Drop:
     """``player`` passes the double and loses the cube value before it."""
 
     player: int
-    line: int = field(default=0, **_LOC)
-    column: int = field(default=0, **_LOC)
-    move_no: int = field(default=0, **_LOC)
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
+    analysis: Optional[FileAnalysis] = _loc(None)  #: the file's own analysis (XG, BGBlitz)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +109,9 @@ class Resign:
 
     player: int
     level: int
-    line: int = field(default=0, **_LOC)
-    column: int = field(default=0, **_LOC)
-    move_no: int = field(default=0, **_LOC)
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +120,9 @@ class Win:
 
     player: int
     points: int
-    line: int = field(default=0, **_LOC)
-    column: int = field(default=0, **_LOC)
-    move_no: int = field(default=0, **_LOC)
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
 
 
 Action = Union[Roll, Double, Beaver, Take, Drop, Resign, Win]
@@ -120,7 +134,7 @@ class Result:
 
     winner: int
     points: int
-    how: str
+    how: Ending
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,9 @@ class Match:
     source: str = field(default="", compare=False, repr=False)
     format: str = field(default="", compare=False, repr=False)
     file_errors: list = field(default_factory=list, compare=False, repr=False)
+    #: what reads but looks wrong across games (:func:`bgtools.model.checks.record_warnings`):
+    #: game numbers, score lines against results, games after the match was won
+    warnings: list[MatchProblem] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def errors(self) -> list[MatchProblem]:
@@ -107,4 +110,5 @@ def match_summary(m: Match) -> dict:
         "final_score": list(m.final_score),
         "errors": [{"line": e.line, "column": e.column, "game": e.game, "move": e.move,
                     "message": e.message} for e in errs],
+        "warnings": [{"line": w.line, "game": w.game, "message": w.message} for w in m.warnings],
     }

@@ -1,0 +1,73 @@
+"""The analysis a match file carries (eXtreme Gammon, BGBlitz): one small frozen value per decision.
+
+Readers put a :class:`FileAnalysis` on the actions it belongs to (``analysis`` of
+:class:`~bgtools.model.game.Roll`, ``Double``, ``Take``, ``Drop``, ``Beaver``; ignored by
+equality).  Figures are the file's own, from the deciding player's side:
+
+* checker play: ``candidates`` (the plays the program listed, best first as stored, each
+  with its equity), ``played`` (index of the play made, -1 unknown), ``error`` (equity the
+  play lost, >= 0) and ``luck`` (of the roll, + = lucky);
+* cube: ``no_double`` / ``double_take`` / ``double_pass`` equities of the doubler,
+  ``cube_error`` (the doubling decision before this roll or double, >= 0) and
+  ``take_error`` (on the answer);
+* ``level``: how the program evaluated (``"2-ply"``, ``"XG Roller++"``, ``"rollout"``,
+  ``"book"``; ``""`` unknown), ``unit``: ``"equity"`` (normalised, XG) or ``"mwc"``
+  (match winning chances, BGBlitz in a match).  ``None`` = not analysed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+__all__ = ["Candidate", "FileAnalysis", "ERROR_CLASSES", "error_class"]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One listed play: single-die or combined ``(from, to)`` steps (25 bar, 0 off), its equity
+    and, where stored, the mover's chances ``probs`` = (win, win gammon, win backgammon,
+    lose gammon, lose backgammon)."""
+
+    steps: tuple[tuple[int, int], ...]
+    equity: float
+    level: str = ""
+    probs: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FileAnalysis:
+    """The analysis of one decision as stored in the file (see the module docstring)."""
+
+    source: str  #: ``"xg"`` or ``"bgblitz"``
+    level: str = ""
+    unit: str = "equity"
+    error: Optional[float] = None
+    luck: Optional[float] = None
+    candidates: tuple[Candidate, ...] = ()
+    played: int = -1
+    no_double: Optional[float] = None
+    double_take: Optional[float] = None
+    double_pass: Optional[float] = None
+    cube_error: Optional[float] = None
+    cube_level: str = ""
+    take_error: Optional[float] = None
+    comment: str = ""
+
+    @property
+    def best_equity(self) -> Optional[float]:
+        return max((c.equity for c in self.candidates), default=None)
+
+
+#: error classes by equity lost: gnubg 1.07's defaults, the ones bgtools' own analysis uses
+ERROR_CLASSES = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+
+
+def error_class(loss: Optional[float]) -> str:
+    """``"very bad"``, ``"bad"``, ``"doubtful"``, ``"none"``, or ``""`` when not analysed."""
+    if loss is None:
+        return ""
+    for name, limit in ERROR_CLASSES:
+        if loss > limit:
+            return name
+    return "none"
