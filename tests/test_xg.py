@@ -477,3 +477,18 @@ def test_gnubg_shows_the_file_analysis_of_the_sgf(tmp_path, matches):
     comment, scores = got[3]
     assert "play error 0.0561" in comment
     assert scores == pytest.approx([c.equity for c in a.analysis.candidates], abs=2e-5)
+
+
+def test_annotate_prints_how_our_classes_agree_with_the_files(tmp_path, monkeypatch):
+    """`bgtools annotate X.xg` as a user runs it: the summary names the file's analysis."""
+    from typer.testing import CliRunner
+
+    from bgtools.cli.app import app
+
+    monkeypatch.setenv("BGTOOLS_CACHE_DIR", str(tmp_path))
+    xg = sorted((Path(__file__).parent / "data" / "matches" / "realmatches" / "xg-kevung-gbf").glob("charlot*.xg"))[0]
+    r = CliRunner().invoke(app, ["annotate", str(xg), "--ply", "0", "--out-dir", str(tmp_path), "-f", "json"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / (xg.name[:-3] + ".analysis.json")).exists()  # the .xg suffix is stripped
+    r = CliRunner().invoke(app, ["annotate", str(xg), "--ply", "0"])
+    assert "checker decisions vs eXtreme Gammon:" in r.stdout and "same class" in r.stdout

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Optional, Sequence
 
 from bgtools.analysis.analyse import analyse_match
+from bgtools.analysis.filecompare import comparison_lines
 from bgtools.analysis.records import AnalysisSettings, MatchAnalysis
 from bgtools.analysis.report import html_report
 from bgtools.analysis.sgfout import annotated_match
@@ -36,12 +37,13 @@ class FileResult:
     problems: tuple[str, ...] = ()
     summary: tuple[dict, ...] = ()
     actions: int = 0
+    comparison: tuple[str, ...] = ()  #: how our classes agree with the analysis stored in the file
 
 
 def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
     """Output file per format for the match file ``path``."""
     base = stem or os.path.basename(path)
-    for ext in (".gz", ".sgf", ".mat", ".txt", ".json", ".oldmoves"):
+    for ext in (".gz", ".sgf", ".mat", ".txt", ".json", ".oldmoves", ".xg", ".xgp", ".bgf"):
         if base.lower().endswith(ext) and len(base) > len(ext):
             base = base[: -len(ext)]
     return {f: os.path.join(outdir, base + _SUFFIX[f]) for f in formats}
@@ -92,15 +94,22 @@ def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     try:
         m = read_match(path)
     except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
-        return FileResult(path, problems=(f"{path}: {e}",))
+        return FileResult(path, problems=(_located(path, e),))
     problems = [str(e) for e in m.errors]
     try:
         a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
     except ValueError as e:
-        return FileResult(path, problems=(f"{path}: {e}",))
+        return FileResult(path, problems=(_located(path, e),))
     if a.skipped_games:
         problems.append(f"{path}: games {', '.join(map(str, a.skipped_games))} not analysed (errors in the record)")
     written = write_outputs(m, a, outputs) if outputs else []
     lines = tuple(a.json_lines(all_rows)) if want_lines else ()
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
-                      tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games))
+                      tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games),
+                      tuple(comparison_lines(a)))
+
+
+def _located(path: str, e: Exception) -> str:
+    """``path: message``, without repeating a path the message already starts with."""
+    text = str(e)
+    return text if text.startswith(path) else f"{path}: {text}"

@@ -48,6 +48,7 @@ def summary_lines(res, match) -> list[str]:
             f"{1000 * s['cube_error_rate']:.1f}; overall error rate {1000 * s['error_rate']:.1f} "
             f"({s['rating']}), PR {s['pr']:.1f}; luck {s['luck']:+.3f}; checker errors "
             f"{ce['doubtful']}/{ce['bad']}/{ce['very bad']} (doubtful/bad/very bad)")
+    out.extend(f"{res.path}: {line}" for line in res.comparison)
     if res.summary:
         out.append(f"{res.path}: error rates are mean normalised equity lost per decision x1000 (as gnubg's "
                    "mEMG); PR = 500 x mean loss; luck in normalised equity")
