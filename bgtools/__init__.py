@@ -16,13 +16,13 @@ from importlib import import_module
 from typing import Any
 
 from bgtools.base import numbacache as _numbacache
+from bgtools.base.version import __version__
 
 _numbacache.configure()  # before any kernel module is imported
 
-from bgtools.core.matchstate import GameState, MatchIDError, MatchState, parse_any_id, parse_gnubg_id, parse_xgid, to_xgid
-from bgtools.core.position import Position, PositionClass, PositionError
-
-from bgtools.base.version import __version__
+from bgtools.core.matchstate import (GameState, MatchIDError, MatchState, parse_any_id,  # noqa: E402
+                                     parse_gnubg_id, parse_xgid, to_xgid)
+from bgtools.core.position import Position, PositionClass, PositionError  # noqa: E402
 
 # name -> module that defines it; imported lazily so `import bgtools` stays fast
 _LAZY = {

@@ -11,7 +11,7 @@ diagram of the play made, one of the best play, and the candidates (or the cube 
 from __future__ import annotations
 
 from html import escape
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from bgtools.analysis.records import Decision, MatchAnalysis
 
@@ -50,9 +50,9 @@ def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 2
            f'height="{height}" class="equity-chart" role="img" aria-label="winning chances over the match">',
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>']
     for v in (0.0, 0.25, 0.5, 0.75, 1.0):
-        y = mt + h * (1 - v)
-        out.append(f'<line x1="{ml}" y1="{y:.1f}" x2="{ml + w}" y2="{y:.1f}" stroke="#ddd"/>'
-                   f'<text x="{ml - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end" '
+        gy = mt + h * (1 - v)
+        out.append(f'<line x1="{ml}" y1="{gy:.1f}" x2="{ml + w}" y2="{gy:.1f}" stroke="#ddd"/>'
+                   f'<text x="{ml - 6}" y="{gy + 4:.1f}" font-size="11" text-anchor="end" '
                    f'font-family="sans-serif">{int(v * 100)}%</text>')
     n = len(pts)
     if n == 0:
@@ -98,7 +98,7 @@ def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 2
 
 
 def _summary_table(a: MatchAnalysis) -> str:
-    rows = [("Unforced checker plays", lambda s: str(s.unforced_moves)),
+    rows: list[tuple[str, Callable[[Any], str]]] = [("Unforced checker plays", lambda s: str(s.unforced_moves)),
             ("Checker errors doubtful / bad / very bad",
              lambda s: f"{s.checker_errors['doubtful']} / {s.checker_errors['bad']} / {s.checker_errors['very bad']}"),
             ("Checker error rate (x1000 per unforced play)", lambda s: f"{1000 * s.checker_error_rate:.1f}"),
@@ -142,7 +142,7 @@ def _error_block(d: Decision, names: tuple[str, str]) -> str:
     from bgtools.analysis.svg import board_svg
 
     pos = Position.from_id(d.position_id)
-    cube = MatchState.from_match_id(d.match_id).cube
+    cube = MatchState.from_match_id(d.match_id, strict=False).cube
     cls = d.error_class.replace(" ", "-")
     who = (names[d.player], names[1 - d.player])
     title = (f'Game {d.game}, move {d.move_number}: {escape(d.player_name)} '
@@ -164,16 +164,17 @@ def _error_block(d: Decision, names: tuple[str, str]) -> str:
         rows.append("</table>")
         parts.append("<div>" + "".join(rows) + "</div>")
     else:
-        c = d.cube
+        cu = d.cube
+        assert cu is not None
         parts.append(f'<figure class="board cube">{board_svg(pos, names=who, cube=cube)}'
-                     f'<figcaption>{escape(d.played)} (proper: {escape(c.action)} / {escape(c.response)})'
+                     f'<figcaption>{escape(d.played)} (proper: {escape(cu.action)} / {escape(cu.response)})'
                      f'</figcaption></figure>')
         parts.append('<div><table class="cube"><tr><th class="l">Action</th><th>Equity</th></tr>'
-                     f"<tr><td class='l'>No double</td><td>{_f(c.nd)}</td></tr>"
-                     f"<tr><td class='l'>Double, take</td><td>{_f(c.dt)}</td></tr>"
-                     f"<tr><td class='l'>Double, pass</td><td>{_f(c.dp)}</td></tr></table>"
-                     f"<p class='meta'>Cubeless win {100 * c.probs[0]:.1f}%, gammon {100 * c.probs[1]:.1f}%, "
-                     f"lose gammon {100 * c.probs[3]:.1f}% (doubler's view)</p></div>")
+                     f"<tr><td class='l'>No double</td><td>{_f(cu.nd)}</td></tr>"
+                     f"<tr><td class='l'>Double, take</td><td>{_f(cu.dt)}</td></tr>"
+                     f"<tr><td class='l'>Double, pass</td><td>{_f(cu.dp)}</td></tr></table>"
+                     f"<p class='meta'>Cubeless win {100 * cu.probs[0]:.1f}%, gammon {100 * cu.probs[1]:.1f}%, "
+                     f"lose gammon {100 * cu.probs[3]:.1f}% (doubler's view)</p></div>")
     parts.append("</div></section>")
     return "".join(parts)
 

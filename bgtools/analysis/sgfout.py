@@ -54,12 +54,12 @@ def annotated_match(match, analysis: MatchAnalysis):
                         lucky_side = d.player if lc in ("lucky", "very lucky") else 1 - d.player
                         n["GW" if lucky_side == 0 else "GB"] = ["2" if lc.startswith("very") else "1"]
             elif d.cube is not None:
-                c = d.cube
-                p = c.probs
+                cu = d.cube
+                p = cu.probs
                 ce = float(equity(np.array(p)))
-                nd, dt = (c.mwc[0], c.mwc[1]) if c.mwc is not None else (c.nd, c.dt)
-                n["DA"] = [f"E ver 3 {c.ply}C 1 0.000000 1 {_sgf_eval(p, ce, c.ply)} {nd:.6f} "
-                           f"{_sgf_eval(p, ce, c.ply)} {dt:.6f}"]
+                nd, dt = (cu.mwc[0], cu.mwc[1]) if cu.mwc is not None else (cu.nd, cu.dt)
+                n["DA"] = [f"E ver 3 {cu.ply}C 1 0.000000 1 {_sgf_eval(p, ce, cu.ply)} {nd:.6f} "
+                           f"{_sgf_eval(p, ce, cu.ply)} {dt:.6f}"]
                 if mark:
                     if d.played == "no double":
                         n["BC" if mark[0] == "BM" else "DC"] = [mark[1]]

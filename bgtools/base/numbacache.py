@@ -86,5 +86,5 @@ def configure() -> str:
     os.environ["NUMBA_CACHE_DIR"] = path
     config = sys.modules.get("numba.core.config")
     if config is not None:  # numba already imported (by the caller): tell it directly
-        config.CACHE_DIR = path
+        setattr(config, "CACHE_DIR", path)
     return path

@@ -59,14 +59,14 @@ def format_play(steps: Sequence[tuple[int, int]], hits: Sequence[int] = (),
         j = i
         while j + 1 < len(chains) and chains[j + 1] == chains[i]:
             j += 1
-        chain = chains[i]
-        text = point_name(chain[0])
+        head = chains[i]
+        text = point_name(head[0])
         marked = set()
-        for k, p in enumerate(chain[1:], start=1):
+        for k, p in enumerate(head[1:], start=1):
             hit = p in unhit
             if hit:
                 marked.add(p)
-            if k == len(chain) - 1 or hit:
+            if k == len(head) - 1 or hit:
                 text += "/" + point_name(p) + ("*" if hit else "")
         unhit -= marked  # a blot is marked on the first group of moves that reaches it
         cnt = j - i + 1

@@ -70,7 +70,7 @@ def proper_action(nd: float, dt: float, dp: float, *, win_gammon: bool, match: b
     return f"Too good to {dbl}, pass" if win_gammon else f"{Dbl}, pass"
 
 
-def money_cubeful(probs: Sequence[float], owner: int = CENTRED, x: float = 0.68, jacoby: bool = False) -> float:
+def money_cubeful(probs: Sequence[float] | np.ndarray, owner: int = CENTRED, x: float = 0.68, jacoby: bool = False) -> float:
     """Janowski's money equity per unit cube of the player on roll (``owner``: 0 centred,
     1 him, 2 the opponent); under ``jacoby`` a centred cube makes gammons count single."""
     p, wg, wbg, lg, lbg = (float(v) for v in probs)
@@ -169,7 +169,7 @@ def _percent(action: str, nd: float, dt: float, dp: float) -> Optional[float]:
     return None
 
 
-def take_point(probs: Optional[Sequence[float]] = None, info: Optional[CubeInfo] = None, x: float = 0.68,
+def take_point(probs: Sequence[float] | np.ndarray | None = None, info: Optional[CubeInfo] = None, x: float = 0.68,
                met: Optional[MatchEquityTable] = None) -> float:
     """The opponent's least winning chance for which taking a double now is right, keeping
     the gammon and backgammon rates (per game won or lost) of ``probs`` (default: none).

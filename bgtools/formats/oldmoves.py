@@ -15,6 +15,7 @@ is still on is a resignation; its level is the points divided by the cube.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bgtools.model.game import Beaver, Double, Drop, Game, Roll, Take, Win
 
@@ -100,7 +101,7 @@ def parse_oldmoves(text: str, file: str = "", strict: bool = False) -> Match:
         body = m.group(2)
         low = body.lower()
         acts = cur["actions"]
-        loc = dict(line=lineno, column=1)
+        loc: dict[str, Any] = dict(line=lineno, column=1)
         r = _ROLL.match(body)
         try:
             if r:

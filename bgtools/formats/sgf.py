@@ -20,7 +20,7 @@ Roll(player=1, dice=(4, 2), steps=((8, 4), (6, 4)), status='play')
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Any, Optional
 
 from bgtools.base.version import __version__
 from bgtools.model.fileanalysis import error_class
@@ -192,7 +192,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
             p = 0 if who == "W" else 1
             val = node[who][0].strip()
             low = val.lower()
-            loc = dict(line=line, column=0)
+            loc: dict[str, Any] = dict(line=line, column=0)
             if resign_offer and low in ("accept", "reject", "take", "drop"):
                 resign_offer = False
                 continue  # the answer to a resignation; RE[...] carries the outcome
