@@ -251,7 +251,7 @@ class Position:
     def ascii(self, *, names: tuple[str, str] = ("X", "O")) -> str:
         """A text board in gnubg's layout: the player on roll (``X``) at the bottom, moving
         anticlockwise from his 24-point (top left ... ) to his 1-point (bottom right)."""
-        return render(self, names=names)
+        return render(self.on_roll, self.opponent, names=names)
 
     def __str__(self) -> str:
         return self.ascii()

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from bgtools.core.position import Position
+from typing import Sequence
 
 
 def _cell(n: int, ch: str, row: int) -> str:
@@ -17,9 +14,9 @@ def _cell(n: int, ch: str, row: int) -> str:
     return "   "
 
 
-def render(position: "Position", *, names: tuple[str, str] = ("X", "O")) -> str:
-    """ASCII board; ``names`` = (player on roll, opponent)."""
-    me, opp = position.on_roll, position.opponent
+def render(me: Sequence[int], opp: Sequence[int], *, names: tuple[str, str] = ("X", "O")) -> str:
+    """ASCII board of the sides ``me`` (on roll) and ``opp`` (25 slots each, from their owner's
+    side; slot 24 = the bar); ``names`` = (player on roll, opponent)."""
     # X's own point p holds me[p-1]; O's checkers on X's point p are opp[24-p]
     def count(p: int) -> tuple[int, str]:
         if me[p - 1]:
@@ -42,8 +39,9 @@ def render(position: "Position", *, names: tuple[str, str] = ("X", "O")) -> str:
         bar = f" {'X' if me[24] > row else ' '} " if row < 4 or me[24] <= 5 else f"{me[24]:>2} "
         lines.append(" |" + "".join(cells[:6]) + "|" + bar + "|" + "".join(cells[6:]) + "|")
     lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
-    off_me, off_opp = position.borne_off
-    pm, po = position.pips
+    off_me, off_opp = 15 - sum(me), 15 - sum(opp)
+    pm = sum((i + 1) * n for i, n in enumerate(me))
+    po = sum((i + 1) * n for i, n in enumerate(opp))
     lines[0] += f"     O: {names[1]}  pips {po}  off {off_opp}"
     lines[-1] += f"     X: {names[0]}  pips {pm}  off {off_me}  (on roll)"
     return "\n".join(lines)
