@@ -1,18 +1,32 @@
 """Match-file parsing + replay speed over the shared corpora, against gnubg's `import mat`.
 
-    PYTHONPATH=. python benchmarks/parse.py [FOLDER ...]
+    PYTHONPATH=. python benchmarks/parse.py [--baseline DIR] [--repeat N] [FOLDER ...]
 
 Reads every .mat/.txt file (default: ../shared/realmatches and ../shared/selfplay, else
 tests/data/matches), parses and replays it with bgtools (legal-move check of every play),
-and, when gnubg is installed, times gnubg 1.07 importing the same files in one process
-(its own clock around the import loop) and as a whole process.  Prints moves per second
-and the ratio.
+and prints moves (rolls) per second, best of ``--repeat`` runs, with the split of the time:
+
+* lexing: Lark's basic lexer over the same lines (tokens only, no parser);
+* parsing: Lark's LALR parse with the inline transformer, less the lexing;
+* reading: walking the parsed lines into games (``parse_mat`` less the Lark parse);
+* replay: resolving and checking every play (``finish_match``);
+
+and the same with each Lark lexer ("contextual", "basic") and, when it is importable, with
+lark-cython's plugin.  ``--baseline DIR``: also time ``read_match`` of another bgtools
+tree (e.g. ``git archive HEAD`` unpacked there) in a subprocess, in the same run.
+When gnubg is installed (``gnubg`` on PATH or /usr/games), times gnubg 1.07 importing the
+same files in one process (its own clock around the import loop) and as a whole process.
+All times are CPU seconds of the process doing the work (``time.process_time``; for the
+whole gnubg process, its user + system time), best of the runs, so that other load on a
+shared machine counts less; run it on one core (``taskset -c 0``).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -23,9 +37,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bgtools.formats import read_match
-
+from bgtools.formats import read_match  # noqa: E402
+from bgtools.formats.matfile import mat_from_lines, mat_lines  # noqa: E402
+from bgtools.formats.matgrammar import build_parser, mat_parser, parse_lines  # noqa: E402
+from bgtools.formats.read import decode_bytes  # noqa: E402
 from bgtools.model import Roll  # noqa: E402
+from bgtools.model.replay import finish_match  # noqa: E402
 
 
 def files_in(folders) -> list[Path]:
@@ -35,28 +52,95 @@ def files_in(folders) -> list[Path]:
     return out
 
 
-def bench_bgtools(files, repeat=3):
-    # warm-up: numba kernel load and the grammar's regexes
-    read_match(files[0])
+def _best(fn, repeat: int) -> float:
     best = None
     for _ in range(repeat):
-        t = time.perf_counter()
-        moves = 0
-        for f in files:
-            m = read_match(f)
-            moves += sum(1 for g in m.games for a in g.actions if isinstance(a, Roll))
-        dt = time.perf_counter() - t
+        t = time.process_time()
+        fn()
+        dt = time.process_time() - t
         best = dt if best is None else min(best, dt)
-    return moves, best
+    return best
+
+
+def bench_bgtools(files, repeat=5):
+    import warnings
+
+    warnings.simplefilter("ignore")  # "???" rolls with several plays warn; not timed here
+    read_match(files[0])  # warm-up: numba kernels, the parser (from Lark's cache)
+    moves = sum(1 for f in files for g in read_match(f).games for a in g.actions if isinstance(a, Roll))
+    total = _best(lambda: [read_match(f) for f in files], repeat)
+    lines = [mat_lines(decode_bytes(f.read_bytes())) for f in files]
+    texts = ["\n".join(x) + "\n" for x in lines]
+    p = mat_parser()
+    basic = build_parser(lexer="basic")  # Lark's lexer alone: the lexing share of the time
+    lex = _best(lambda: [list(basic.lex(t)) for t in texts], repeat)
+    parse = _best(lambda: [parse_lines(x, p) for x in lines], repeat)
+    parsed = [parse_lines(x, p) for x in lines]
+    reader = _best(lambda: [mat_from_lines(pl, str(f)) for f, pl in zip(files, parsed)], repeat)
+    unreplayed = [mat_from_lines(pl, str(f)) for f, pl in zip(files, parsed)]
+    replay = _best(lambda: [finish_match(m, m.source) for m in unreplayed], repeat)
+    split = {"lexing": lex, "parsing": parse - lex, "reading": reader, "replay": replay}
+    return moves, total, split
+
+
+def bench_lexers(files, repeat=5):
+    """Lark parse time with each lexer, and with lark-cython's plugin when importable."""
+    import lark
+
+    from bgtools.formats.matgrammar import LEXERS, MatCells, grammar_text
+
+    lines = [mat_lines(decode_bytes(f.read_bytes())) for f in files]
+    out = {}
+    try:
+        import lark_cython
+    except ImportError:
+        lark_cython = None
+    for lexer in LEXERS:
+        for cy in (False, True):
+            if cy and lark_cython is None:
+                continue
+            kw = dict(parser="lalr", lexer=lexer, start=["file", "line"], transformer=MatCells(),
+                      maybe_placeholders=False)
+            if cy:
+                kw["_plugins"] = lark_cython.plugins
+            p = lark.Lark(grammar_text(), **kw)
+            out[f"{lexer}{' + lark-cython' if cy else ''}"] = _best(lambda: [parse_lines(x, p) for x in lines], repeat)
+    return out
+
+
+BASELINE = """
+import sys, time, warnings
+sys.path.insert(0, sys.argv[1])
+warnings.simplefilter("ignore")
+from bgtools.formats import read_match
+files = sys.argv[3:]
+read_match(files[0])
+best = None
+for _ in range(int(sys.argv[2])):
+    t = time.process_time()
+    for f in files:
+        read_match(f)
+    dt = time.process_time() - t
+    best = dt if best is None else min(best, dt)
+print(best)
+"""
+
+
+def bench_baseline(folder: str, files, repeat: int) -> float:
+    r = subprocess.run([sys.executable, "-c", BASELINE, folder, str(repeat), *map(str, files)],
+                       capture_output=True, text=True, timeout=900, cwd=folder)
+    if r.returncode:
+        raise SystemExit(f"baseline run failed:\n{r.stderr}")
+    return float(r.stdout.split()[-1])
 
 
 GNUBG_SCRIPT = """
 import gnubg, json, time
 files = json.load(open(%r))
-t = time.perf_counter()
+t = time.process_time()
 for f in files:
     gnubg.command('import mat "%%s"' %% f)
-json.dump({"seconds": time.perf_counter() - t}, open(%r, "w"))
+json.dump({"seconds": time.process_time() - t}, open(%r, "w"))
 """
 
 
@@ -68,27 +152,41 @@ def bench_gnubg(files):
         spec, res, script = Path(tmp, "f.json"), Path(tmp, "r.json"), Path(tmp, "s.py")
         spec.write_text(json.dumps([str(f) for f in files]))
         script.write_text(GNUBG_SCRIPT % (str(spec), str(res)))
-        t = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([exe, "-t", "-q", "-p", str(script)], capture_output=True, timeout=600,
                        env=dict(os.environ, HOME=tmp))
-        wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         return json.loads(res.read_text())["seconds"], wall
 
 
 def main(argv):
-    folders = argv or [p for p in (ROOT.parent / "shared" / "realmatches", ROOT.parent / "shared" / "selfplay")
-                       if p.exists()] or [ROOT / "tests" / "data" / "matches"]
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", nargs="*")
+    ap.add_argument("--baseline", help="another bgtools tree to time in the same run")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    folders = args.folders or [p for p in (ROOT.parent / "shared" / "realmatches",
+                                           ROOT.parent / "shared" / "selfplay") if p.exists()] \
+        or [ROOT / "tests" / "data" / "matches"]
     files = files_in(folders)
-    moves, dt = bench_bgtools(files)
+    moves, dt, split = bench_bgtools(files, args.repeat)
     print(f"files: {len(files)}, rolls parsed and replayed: {moves}")
     print(f"bgtools: {dt:.3f} s  ->  {moves / dt:,.0f} moves/s  ({len(files) / dt:,.1f} files/s)")
+    print("  split (best of each part alone): " + ", ".join(
+        f"{k} {v:.3f} s" for k, v in split.items()))
+    for name, s in bench_lexers(files, args.repeat).items():
+        print(f"  Lark parse with the {name} lexer: {s:.3f} s")
+    if args.baseline:
+        b = bench_baseline(args.baseline, files, args.repeat)
+        print(f"baseline {args.baseline}: {b:.3f} s -> {moves / b:,.0f} moves/s (this tree: {b / dt:.2f}x as fast)")
     g = bench_gnubg(files)
     if g is None:
         print("gnubg: not installed, no comparison")
         return
     inproc, wall = g
     print(f"gnubg import mat, in-process: {inproc:.3f} s -> {moves / inproc:,.0f} moves/s; "
-          f"whole gnubg process: {wall:.3f} s -> {moves / wall:,.0f} moves/s")
+          f"whole gnubg process (start-up included): {wall:.3f} s -> {moves / wall:,.0f} moves/s")
     print(f"ratio bgtools/gnubg speed: {inproc / dt:.2f}x in-process, {wall / dt:.2f}x against the whole process")
 
 

@@ -16,6 +16,7 @@ from bgtools.formats.matfile import format_mat
 from bgtools.formats.sgf import format_sgf
 
 DATA = Path(__file__).parent / "data" / "matches"
+pytestmark = __import__("pytest").mark.filterwarnings("ignore::bgtools.model.replay.MatchWarning")  # XG "???" rolls
 SEEDS = [
     (DATA / "selfplay/011.mat").read_bytes(),
     (DATA / "realmatches/bgchallenge/bg176365983_1648962042.txt").read_bytes(),
@@ -74,3 +75,29 @@ def test_mutated_files_raise_only_documented_errors(data):
             read_match(text, format=fmt)
         except MatchFileError:
             pass
+
+
+@settings(max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", "80")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(mutated())
+def test_mutated_files_replay_the_same_with_and_without_the_compiled_kernel(monkeypatch, data):
+    import warnings
+
+    from bgtools.formats.read import PARSERS, decode_bytes, detect_format
+    from bgtools.model.replay import _Replayer, finish_match
+
+    text = decode_bytes(data)
+    try:
+        m = PARSERS[detect_format(text)](text, "fuzz")
+    except MatchFileError:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fast = finish_match(m)
+        with monkeypatch.context() as mp:
+            mp.setattr(_Replayer, "_fast", lambda self, idx, a, pos: None)
+            slow = finish_match(m)
+    assert fast == slow
+    for gf, gs in zip(fast.games, slow.games):
+        assert gf.result == gs.result
+        assert [str(e) for e in gf.errors] == [str(e) for e in gs.errors]

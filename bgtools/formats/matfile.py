@@ -1,11 +1,10 @@
 """The ``.mat`` match text (Jellyfish / gnubg and its dialects): reader and writer.
 
-The syntax is defined by ``grammars/mat.lark``.  Reading uses a scanner built from
-that grammar's terminals (the same regular expressions, tried in the grammar's
-priority order) driving a small state machine that follows the grammar's rules; the
-full Lark LALR parser (:func:`lark_parser`) is built once on demand and is used by the
-tests to check that both agree line by line.  Which column (player) a lone cell
-belongs to is decided by its indentation, as gnubg does.
+The syntax is defined by ``grammars/mat.lark``; the text is parsed by Lark's LALR parser
+of that grammar (:mod:`bgtools.formats.matgrammar`), whose inline transformer hands each
+line over as a tuple of cells.  This module walks those lines: the match line, games,
+score lines, and which player each cell belongs to (decided by its indentation, as gnubg
+does: white space is not part of the grammar).
 
 >>> m = parse_mat(" 3 point match\\n\\n Game 1\\n A : 0    B : 0\\n  1) 31: 8/5 6/5\\n")
 >>> m.players, m.length, m.games[0].actions[0].text
@@ -14,192 +13,42 @@ belongs to is decided by its indentation, as gnubg does.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import replace
 from typing import Optional
 
-from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
-
-from bgtools.model.match import Match
-
-from bgtools.model.problems import MatchFileError, MatchProblem
-
-from bgtools.model.replay import apply_steps
 from bgtools.core.position import Position, PositionError
+from bgtools.formats.matgrammar import build_parser, grammar_text, mat_parser, parse_lines
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
+from bgtools.model.match import Match
+from bgtools.model.problems import MatchFileError, MatchProblem
+from bgtools.model.replay import apply_steps
 
-__all__ = ["parse_mat", "write_mat", "format_mat", "lark_parser", "scan_line", "grammar_text"]
-
-
-def grammar_text() -> str:
-    """The text of ``mat.lark`` (package data, or the source checkout's grammars/)."""
-    try:
-        from importlib.resources import files
-
-        return (files("bgtools.grammars") / "mat.lark").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, OSError, TypeError):
-        return (Path(__file__).resolve().parents[2] / "grammars" / "mat.lark").read_text(encoding="utf-8")
+__all__ = ["parse_mat", "mat_from_lines", "write_mat", "format_mat", "grammar_text", "build_parser",
+           "mat_parser", "mat_lines"]
 
 
-@lru_cache(maxsize=1)
-def lark_parser():
-    """The LALR parser of ``mat.lark`` (start rules ``line`` and ``file``), built once."""
-    import lark
-
-    return lark.Lark(grammar_text(), parser="lalr", lexer="contextual", start=["line", "file"],
-                     maybe_placeholders=False)
-
-
-_CELL_TERMS = ("ROLL", "DOUBLES", "BEAVERS", "TAKES", "DROPS", "WINS", "LOSSES", "MOVE", "CANNOT",
-               "UNKNOWN", "ILLEGAL", "SNOWIE_POS", "ARROW", "POINTS", "AND_MATCH", "INT")
-
-
-@lru_cache(maxsize=1)
-def _scanner():
-    """Regular expressions of the grammar's terminals, combined for fast scanning."""
-    pats = _terminal_patterns()
-    cell = re.compile(r"[ \t]*(?:" + "|".join(f"(?P<{n}>{pats[n]})" for n in _CELL_TERMS) + ")")
-    ws = r"[ \t]*"
-    match_line = re.compile(f"{ws}({pats['INT']}){ws}{pats['POINT_MATCH']}{ws}$")
-    game_line = re.compile(f"{ws}{pats['GAME']}{ws}({pats['INT']}){ws}$")
-    score_line = re.compile(f"{ws}({pats['NAME_SCORE']}){ws}({pats['NAME_SCORE']}){ws}$")
-    moveno = re.compile(f"{ws}({pats['MOVENO']})")
-    return cell, match_line, game_line, score_line, moveno
-
-
-@lru_cache(maxsize=1)
-def _terminal_patterns() -> dict[str, str]:
-    """Terminal name -> regex, read from the grammar file (no parser build needed)."""
-    pats: dict[str, str] = {}
-    for line in grammar_text().splitlines():
-        m = re.match(r'^([A-Z_]+)(?:\.\d+)?:\s*(/.*/[a-z]*|".*")\s*$', line)
-        if not m:
-            continue
-        name, body = m.groups()
-        if body.startswith('"'):
-            pats[name] = re.escape(body[1:-1])
-        else:
-            flags = body[body.rindex("/") + 1:]
-            rx = body[1:body.rindex("/")].replace("\\/", "/")
-            pats[name] = f"(?{flags}:{rx})" if flags else rx
-    return pats
-
-
-# --------------------------------------------------------------------------- line scanner
-class _LineError(Exception):
-    def __init__(self, col: int, msg: str):
-        self.col, self.msg = col, msg
-
-
-def scan_line(line: str):
-    """Classify one line (no newline) the way the grammar's ``line`` rule does.
-
-    Returns ``(kind, data)``: ``("blank", None)``, ``("comment", text)``,
-    ``("match_line", length)``, ``("game_line", number)``, ``("score_line", (n0, n1, col1))``,
-    ``("move_line", (number, cells))`` or ``("cell_line", cells)`` where a cell is
-    ``(column, rule, values)``.  Raises ``_LineError`` on text the grammar rejects.
-    """
-    s = line.strip()
-    if not s:
-        return "blank", None
-    if s[0] in ";#":
-        return "comment", s
-    cell_rx, match_rx, game_rx, score_rx, moveno_rx = _scanner()
-    m = match_rx.match(line)
-    if m:
-        return "match_line", int(m.group(1))
-    m = game_rx.match(line)
-    if m:
-        return "game_line", int(m.group(1))
-    m = score_rx.match(line)
-    if m:
-        return "score_line", (m.group(1), m.group(2), m.start(2))
-    m = moveno_rx.match(line)
-    if m:
-        num = int(m.group(1)[:-1])
-        return "move_line", (num, m.end(), _cells(line, m.end()))
-    return "cell_line", _cells(line, 0)
-
-
-def _cells(line: str, pos: int):
-    rx = _scanner()[0]
-    toks = []
-    n = len(line)
-    while pos < n:
-        m = rx.match(line, pos)
-        if not m or m.end() == pos:
-            rest = line[pos:]
-            if not rest.strip():
-                break
-            col = pos + len(rest) - len(rest.lstrip())
-            raise _LineError(col, f"cannot read {line[col:].split()[0]!r}")
-        kind = m.lastgroup
-        toks.append((kind, m.group(kind), m.start(kind)))
-        pos = m.end()
-    cells = []
-    i = 0
-    nt = len(toks)
-    while i < nt:
-        kind, val, col = toks[i]
-        i += 1
-        if kind == "ROLL":
-            moves = []
-            rule = "roll"
-            if i < nt and toks[i][0] == "CANNOT":
-                rule = "roll_cannot"
-                i += 1
-            elif i < nt and toks[i][0] == "UNKNOWN":
-                rule = "roll_unknown"
-                i += 1
-            elif i < nt and toks[i][0] == "ILLEGAL":
-                rule = "roll_illegal"
-                i += 1
-                if i < nt and toks[i][0] == "SNOWIE_POS":
-                    moves.append(toks[i][1])
-                    i += 1
-                else:
-                    raise _LineError(col, "'Illegal play' without its (position)")
-                if i < nt and toks[i][0] == "ROLL":
-                    i += 1
-            else:
-                while i < nt and toks[i][0] == "MOVE":
-                    moves.append(toks[i][1])
-                    i += 1
-            cells.append((col, rule, (val, moves)))
-        elif kind in ("DOUBLES", "BEAVERS"):
-            if i + 1 < nt and toks[i][0] == "ARROW" and toks[i + 1][0] == "INT":
-                cells.append((col, "double" if kind == "DOUBLES" else "beaver", int(toks[i + 1][1])))
-                i += 2
-            else:
-                raise _LineError(col, f"expected '{val} => n'")
-        elif kind in ("TAKES", "DROPS"):
-            cells.append((col, "take" if kind == "TAKES" else "drop", None))
-        elif kind in ("WINS", "LOSSES"):
-            if i + 1 < nt and toks[i][0] == "INT" and toks[i + 1][0] == "POINTS":
-                pts = int(toks[i][1])
-                i += 2
-                and_match = False
-                if kind == "WINS" and i < nt and toks[i][0] == "AND_MATCH":
-                    and_match = True
-                    i += 1
-                cells.append((col, "win" if kind == "WINS" else "loss", (pts, and_match)))
-            else:
-                raise _LineError(col, f"expected '{val} n point(s)'")
-        else:
-            raise _LineError(col, f"unexpected {val!r}")
-    return cells
-
-
-# --------------------------------------------------------------------------- reader
-_TAG = re.compile(r'^[;#]\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
-_RATING = re.compile(r"^(.*\S),\s*(\d+(?:\.\d+)?)$")
+def mat_lines(text: str) -> list[str]:
+    """The physical lines as the grammar reads them: no BOM, no trailing space, tabs expanded."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = [ln.rstrip() for ln in text.split("\n")]
+    if "\t" in text:
+        lines = [ln.expandtabs(8) for ln in lines]
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def _name(raw: str) -> str:
+    """The player's name of a ``name : score`` pair, without a GridGammon ``,rating``."""
     name = raw[: raw.rindex(":")].strip()
-    m = _RATING.match(name)
-    if m and float(m.group(2)) > 0:
-        name = m.group(1)
+    head, comma, rating = name.rpartition(",")
+    if comma and head.strip():
+        try:
+            if float(rating) > 0:  # gnubg strips it only when a positive number follows
+                name = head.rstrip()
+        except ValueError:
+            pass
     return name
 
 
@@ -207,137 +56,167 @@ def _score(raw: str) -> int:
     return int(raw[raw.rindex(":") + 1:].strip())
 
 
-def parse_mat(text: str, file: str = "", strict: bool = False) -> Match:
-    """Parse ``.mat`` text into an unreplayed :class:`Match` (see :func:`bgtools.model.match.read_match`).
+def _sides(kind: str, data) -> tuple[int, list, list[int]]:
+    """(move number, cells, player of each cell) of a move or cell line.
+
+    A lone cell's column cannot come from the grammar (white space is ignored there), so
+    it is decided here from its indentation: on a numbered line, more than 6 columns
+    after the ``n)`` means the right column; on an unnumbered line, column 17 or later.
+    """
+    if kind == "move_line":
+        num, after, cells = data
+        if len(cells) == 1:
+            return num, cells, [1 if cells[0][0] - after > 6 else 0]
+    else:
+        num, cells = 0, data
+        if len(cells) == 1:
+            return num, cells, [1 if cells[0][0] >= 16 else 0]
+    return num, cells, [0, 1]
+
+
+def _action(rule: str, val, player: int, loc: dict):
+    """The action of one cell (None for Galaxy's "Losses" cell, which adds nothing)."""
+    if rule == "roll":
+        dtext, moves = val
+        return Roll(player, (int(dtext[0]), int(dtext[1])), None, "play", " ".join(moves), **loc)
+    if rule == "roll_cannot":
+        return Roll(player, (int(val[0][0]), int(val[0][1])), None, "play", "", **loc)
+    if rule == "roll_unknown":
+        # XG's "???": the play was not written; the replay plays it when it is forced
+        return Roll(player, (int(val[0][0]), int(val[0][1])), None, "unknown", val[1][0], **loc)
+    if rule == "roll_illegal":
+        return Roll(player, (int(val[0][0]), int(val[0][1])), None, "unchecked", "Illegal play " + val[1][0], **loc)
+    if rule == "double":
+        return Double(player, val, **loc)
+    if rule == "beaver":
+        return Beaver(player, val, **loc)
+    if rule == "take":
+        return Take(player, **loc)
+    if rule == "drop":
+        return Drop(player, **loc)
+    if rule == "resign":
+        return Resign(player, 1, **loc)  # the level follows from the "Wins" line (replay)
+    if rule == "win":
+        return Win(player, val[0], **loc)
+    return None
+
+
+class _Reader:
+    """Walks the parsed lines of one file, building the games and collecting problems."""
+
+    def __init__(self, file: str, strict: bool):
+        self.file, self.strict = file, strict
+        self.tags: dict[str, str] = {}
+        self.file_errors: list[MatchProblem] = []
+        self.length: Optional[int] = None
+        self.players: Optional[tuple[str, str]] = None
+        self.games: list[Game] = []
+        self.cur: Optional[dict] = None
+
+    def error(self, lineno: int, col: int, msg: str, move: int = 0) -> None:
+        cur = self.cur
+        e = MatchProblem(msg, self.file, lineno, col + 1 if col >= 0 else 0, cur["number"] if cur else 0, move)
+        if self.strict:
+            raise MatchFileError(e)
+        (cur["errors"] if cur else self.file_errors).append(e)
+
+    def close(self) -> None:
+        cur = self.cur
+        if cur is not None:
+            self.games.append(Game(cur["number"], cur["score"] or (0, 0), tuple(cur["actions"]),
+                                   errors=cur["errors"], line=cur["line"]))
+        self.cur = None
+
+    def line(self, kind: str, lineno: int, data) -> bool:
+        """Take one parsed line; False when reading must stop (a second match)."""
+        if kind in ("comment", "tag", "set_pos"):
+            if kind == "tag" and self.length is None:
+                self.tags[data[0]] = data[1]
+            elif kind == "set_pos" and self.cur is not None:
+                self.error(lineno, 0, "XG 'Set Pos' board edit: the position it sets is not replayed, "
+                                      "nor the rest of the game")
+                self.cur["edited"] = True
+            return True
+        if self.length is None:
+            if kind == "match_line":
+                self.length = data
+            return True  # gnubg skips everything before the match line
+        if kind == "error":
+            self.error(lineno, data[0], f"cannot read the line: {data[1]}")
+            return True
+        if kind == "match_line":
+            self.error(lineno, 0, "a second match in the same file is not read")
+            return False
+        if kind == "game_line":
+            self.close()
+            self.cur = {"number": data, "score": None, "actions": [], "errors": [], "line": lineno,
+                        "edited": False}
+            return True
+        cur = self.cur
+        if cur is None:
+            self.error(lineno, 0, f"{kind.replace('_', ' ')} before the first 'Game' line")
+            return True
+        if kind == "score_line":
+            self.score_line(lineno, data)
+            return True
+        num, cells, sides = _sides(kind, data)  # at most two cells: the grammar says so
+        for (col, rule, val, _), player in zip(cells, sides):
+            a = _action(rule, val, player, dict(line=lineno, column=col + 1, move_no=num))
+            if rule == "roll_illegal":
+                self.error(lineno, col, "Snowie 'Illegal play' record: the position it sets is not replayed, "
+                                        "nor the rest of the game", num)
+                cur["edited"] = True
+            if isinstance(a, Roll) and cur["edited"]:
+                # after a board edit the board is unknown: the replay checks no more rolls
+                a = replace(a, status="unchecked")
+            if a is not None:
+                cur["actions"].append(a)
+        return True
+
+    def score_line(self, lineno: int, data) -> None:
+        n0, n1, _ = data
+        cur = self.cur
+        names = (_name(n0), _name(n1))
+        if self.players is None:
+            self.players = names
+        elif names != self.players:
+            self.error(lineno, 0, f"players {names[0]!r} and {names[1]!r} differ from the first game's "
+                                  f"{self.players[0]!r} and {self.players[1]!r}")
+        if cur["score"] is not None or cur["actions"]:
+            self.error(lineno, 0, "a second score line in the same game")
+        cur["score"] = (_score(n0), _score(n1))
+
+    def match(self) -> Match:
+        self.close()
+        if self.length is None:
+            raise MatchFileError(MatchProblem("no 'N point match' line: not a .mat match file", self.file))
+        length, games, tags = self.length, self.games, self.tags
+        lower = {k.lower(): v.strip().lower() for k, v in tags.items()}
+        crawford = lower.get("crawford", "on") != "off"
+        jacoby = length == 0 and lower.get("jacoby", "off") == "on"
+        beavers = (length == 0 and lower.get("beaver", "off") == "on") or any(
+            isinstance(a, Beaver) for g in games for a in g.actions)
+        return Match(self.players or ("", ""), length, tuple(games), crawford=crawford, jacoby=jacoby,
+                     beavers=beavers, tags=tags, source=self.file, format="mat", file_errors=self.file_errors)
+
+
+def parse_mat(text: str, file: str = "", strict: bool = False, parser=None) -> Match:
+    """Parse ``.mat`` text into an unreplayed :class:`Match` (see :func:`bgtools.formats.read_match`).
 
     Lines the grammar rejects become errors on the current game (or the file).
-    Raises :class:`MatchFileError` when there is no match line at all.
+    Raises :class:`MatchFileError` when there is no match line at all.  ``parser``: a
+    parser from :func:`build_parser` (default: the shipped grammar's, built once).
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    tags: dict[str, str] = {}
-    file_errors: list[MatchProblem] = []
-    length: Optional[int] = None
-    players: Optional[tuple[str, str]] = None
-    games: list[Game] = []
-    cur: Optional[dict] = None
+    return mat_from_lines(parse_lines(mat_lines(text), parser or mat_parser()), file, strict)
 
-    def error(lineno, col, msg, move=0):
-        e = MatchProblem(msg, file, lineno, col + 1 if col >= 0 else 0, cur["number"] if cur else 0, move)
-        if strict:
-            raise MatchFileError(e)
-        (cur["errors"] if cur else file_errors).append(e)
 
-    def close():
-        nonlocal cur
-        if cur is not None:
-            games.append(Game(cur["number"], cur["score"] or (0, 0), tuple(cur["actions"]),
-                              errors=cur["errors"], line=cur["line"]))
-        cur = None
-
-    lines = text.split("\n")
-    for lineno, raw in enumerate(lines, start=1):
-        line = raw.rstrip()
-        if "\t" in line:
-            line = line.expandtabs(8)
-        try:
-            kind, data = scan_line(line)
-        except _LineError as e:
-            if length is None:
-                continue  # gnubg skips everything before the match line
-            error(lineno, e.col, f"cannot read the line: {e.msg}")
-            continue
-        if kind == "blank":
-            continue
-        if kind == "comment":
-            if length is None:
-                m = _TAG.match(data)
-                if m:
-                    tags[m.group(1)] = m.group(2)
-            continue
-        if length is None:
-            if kind == "match_line":
-                length = data
-            continue
-        if kind == "match_line":
-            error(lineno, 0, "a second match in the same file is not read")
+def mat_from_lines(parsed, file: str = "", strict: bool = False) -> Match:
+    """The unreplayed :class:`Match` of lines parsed by :func:`~bgtools.formats.matgrammar.parse_lines`."""
+    r = _Reader(file, strict)
+    for kind, lineno, data in parsed:
+        if not r.line(kind, lineno, data):
             break
-        if kind == "game_line":
-            close()
-            cur = {"number": data, "score": None, "actions": [], "errors": [], "line": lineno,
-                   "right": 33}
-            continue
-        if cur is None:
-            error(lineno, 0, f"{kind.replace('_', ' ')} before the first 'Game' line")
-            continue
-        if kind == "score_line":
-            n0, n1, col1 = data
-            names = (_name(n0), _name(n1))
-            if players is None:
-                players = names
-            elif names != players:
-                error(lineno, 0, f"players {names[0]!r} and {names[1]!r} differ from the first game's "
-                                 f"{players[0]!r} and {players[1]!r}")
-            if cur["score"] is not None or cur["actions"]:
-                error(lineno, 0, "a second score line in the same game")
-            cur["score"] = (_score(n0), _score(n1))
-            cur["right"] = col1
-            continue
-        if kind == "move_line":
-            num, after, cells = data
-            if len(cells) == 1:
-                gap = cells[0][0] - after
-                sides = [1 if gap > 6 else 0]
-            else:
-                sides = [0, 1]
-        else:
-            num, cells = 0, data
-            if len(cells) == 1:
-                sides = [1 if cells[0][0] >= 16 else 0]
-            else:
-                sides = [0, 1]
-        if len(cells) > 2:
-            error(lineno, cells[2][0], "more than two cells on one line")
-            cells = cells[:2]
-        for (col, rule, val), player in zip(cells, sides):
-            loc = dict(line=lineno, column=col + 1, move_no=num)
-            acts = cur["actions"]
-            if rule.startswith("roll"):
-                dtext, moves = val
-                dice = (int(dtext[0]), int(dtext[1]))
-                if rule == "roll":
-                    acts.append(Roll(player, dice, None, "play", " ".join(moves), **loc))
-                elif rule == "roll_cannot":
-                    acts.append(Roll(player, dice, None, "play", "", **loc))
-                elif rule == "roll_unknown":
-                    acts.append(Roll(player, dice, None, "rolled", "???", **loc))
-                else:
-                    error(lineno, col, "Snowie 'Illegal play' record: the position it sets is not "
-                                       "replayed", num)
-                    acts.append(Roll(player, dice, None, "illegal", "Illegal play " + moves[0], **loc))
-            elif rule == "double":
-                acts.append(Double(player, val, **loc))
-            elif rule == "beaver":
-                acts.append(Beaver(player, val, **loc))
-            elif rule == "take":
-                acts.append(Take(player, **loc))
-            elif rule == "drop":
-                acts.append(Drop(player, **loc))
-            elif rule == "win":
-                acts.append(Win(player, val[0], **loc))
-            # "loss" (Backgammon Galaxy's loser cell) carries nothing the "Wins" cell lacks
-    close()
-    if length is None:
-        raise MatchFileError(MatchProblem("no 'N point match' line: not a .mat match file", file))
-    if players is None:
-        players = ("", "")
-    lower = {k.lower(): v.strip().lower() for k, v in tags.items()}
-    crawford = lower.get("crawford", "on") != "off"
-    jacoby = length == 0 and lower.get("jacoby", "off") == "on"
-    beavers = (length == 0 and lower.get("beaver", "off") == "on") or any(
-        isinstance(a, Beaver) for g in games for a in g.actions)
-    return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby, beavers=beavers,
-                 tags=tags, source=file, format="mat", file_errors=file_errors)
+    return r.match()
 
 
 # --------------------------------------------------------------------------- writer

@@ -13,8 +13,9 @@ from bgtools.model.fileanalysis import FileAnalysis
 from bgtools.model.problems import MatchProblem
 
 #: how a roll was recorded: a play, a dance (no legal play), rolled with no play written,
-#: an illegal play written, or not yet checked against the rules
-RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked"]
+#: an illegal play written, or not yet checked against the rules; "unknown" (XG's "???", the
+#: play not written) only until the replay settles it as a play, a dance or "rolled"
+RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked", "unknown"]
 #: how a game ended
 Ending = Literal["bearoff", "drop", "resign"]
 

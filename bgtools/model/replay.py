@@ -8,11 +8,13 @@ collecting problems on the games.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 import numpy as np
 
+from bgtools.base.errors import BgtoolsError
 from bgtools.core import movegen
 from bgtools.core.matchstate import GameState, MatchState, to_xgid
 from bgtools.core.movegen import Play
@@ -20,11 +22,13 @@ from bgtools.core.moveparse import AmbiguousMoveError, IllegalMoveError, mover_a
 from bgtools.core.position import Position
 from bgtools.model.game import Action, Beaver, Double, Drop, Game, Resign, Result, Roll, Take, Win
 from bgtools.model.problems import MatchFileError, MatchProblem
+from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, new_results, pack_rolls,
+                                         resolve_rolls)
 
 if TYPE_CHECKING:
     from bgtools.model.match import Match
 
-__all__ = ["Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags"]
+__all__ = ["MatchWarning", "Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags"]
 
 
 def apply_steps(position: Position, steps: Sequence[tuple[int, int]]) -> tuple[Position, tuple[int, ...]]:
@@ -78,7 +82,7 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
     if steps is not None:
         target = _target_from_steps(position, steps)
     else:
-        target = _target_from_text(position, text)
+        target = _target_from_text(position, text or "")
     n, first, count = sc.find(position.to_array(), d1, d2, np.array(target, dtype=np.int8))
     if n == 0:
         raise IllegalMoveError(f"no play is legal with {d1}{d2}, but {text or steps!r} is written")
@@ -98,7 +102,7 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
             else:
                 raise AmbiguousMoveError(f"steps {steps!r} fit {len(idx)} legal plays")
         else:
-            return parse_play(position, (d1, d2), text), n
+            return parse_play(position, (d1, d2), text or ""), n
     i = int(idx[0])
     k = int(sc.nsteps[i])
     st = tuple((a + 1, b + 1) for a, b in sc.steps[i, :k].tolist())
@@ -109,6 +113,23 @@ def _resolve(position: Position, dice: tuple[int, int], text: Optional[str] = No
     if opp_after[24] != opp_before[24]:
         hits = tuple(sorted({24 - j for j in range(24) if opp_before[j] == 1 and opp_after[j] == 0}, reverse=True))
     return Play((d1, d2), st, hits, Position._trusted(me_after, opp_after)), n
+
+
+def _forced(position: Position, dice: tuple[int, int]) -> Play:
+    """The only legal play of a roll (the caller knows there is exactly one)."""
+    return movegen.legal_plays(position, dice)[0]
+
+
+class MatchWarning(BgtoolsError, UserWarning):
+    """A match record read in a way that may not be what was meant (not an error).
+
+    Issued with :func:`warnings.warn` while replaying; ``problem`` is the
+    :class:`MatchProblem` (file, line, column, game, move) it is about.
+    """
+
+    def __init__(self, problem: MatchProblem):
+        self.problem = problem
+        super().__init__(str(problem))
 
 
 # ----------------------------------------------------------------------------- replay
@@ -170,6 +191,7 @@ class _Replayer:
         self.errors: list[MatchProblem] = []
         self.out: list[Action] = []
         self.steps: list[Step] = []
+        self._k: Optional[list] = None  # the compiled kernel's last run over this game's rolls
 
     def err(self, a, msg: str) -> None:
         e = MatchProblem(msg, self.file, getattr(a, "line", 0) or self.g.line, getattr(a, "column", 0),
@@ -177,6 +199,83 @@ class _Replayer:
         if self.strict:
             raise MatchFileError(e)
         self.errors.append(e)
+
+    def _settle(self, a: Roll, pos: Position) -> tuple[Roll, Optional[Play], int]:
+        """Resolve one roll in Python: (the roll as replayed, the play made or None, legal plays)."""
+        if a.status in ("rolled", "unknown"):
+            play, n = _resolve(pos, a.dice, "", None)
+        else:
+            play, n = _resolve(pos, a.dice, a.text if a.steps is None else None, a.steps)
+        if play is not None:
+            return replace(a, steps=play.steps, status="play"), play, n
+        if a.status == "rolled":
+            return a, None, n
+        if a.status == "unknown":
+            new, play = self._unknown(a, pos, n)
+            return new, play, n
+        if n == 0:
+            return replace(a, steps=(), status="dance"), None, n
+        # no move written although plays exist: gnubg plays a forced move, otherwise
+        # records the roll only
+        if n == 1:
+            play = _forced(pos, a.dice)
+            return replace(a, steps=play.steps, status="play"), play, n
+        return replace(a, steps=None, status="rolled"), None, n
+
+    def _fast(self, idx: int, a: Roll, pos: Position):
+        """The roll settled by the compiled kernel (run over the game's rolls from here on
+        when its last run does not cover this one); None when the kernel leaves it to Python."""
+        k = self._k
+        if k is None:
+            at = [i for i, x in enumerate(self.g.actions) if isinstance(x, Roll)]
+            meta, paths = pack_rolls([self.g.actions[i] for i in at])
+            k = self._k = [meta, paths, {i: j for j, i in enumerate(at)}, meta[:, 3].tolist(), 0, 0,
+                           *new_results(len(at)), None, None]
+        meta, paths, where, kinds, start, stop, res, after = k[:8]
+        j = where[idx]
+        kind = kinds[j]
+        if not start <= j < stop:
+            if kind == PYTHON:
+                return None
+            stop = resolve_rolls(pos.to_array(), meta, paths, j, res, after)
+            k[4:6] = [j, stop]
+            k[8:] = [res[j:stop].tolist(), after[j:stop].tolist()]
+            start = j
+            if stop == j:
+                return None
+        row = k[8][j - start]
+        code, n = row[0], row[1]
+        if code == PLAY:
+            steps = tuple((row[3 + 2 * t] + 1, row[4 + 2 * t] + 1) for t in range(row[2]))
+            opp, me = k[9][j - start]
+            opp_after, opp_before = tuple(opp), pos.opponent
+            hits: tuple[int, ...] = ()
+            if opp_after[24] != opp_before[24]:
+                hits = tuple(sorted({24 - q for q in range(24) if opp_before[q] == 1 and opp_after[q] == 0},
+                                    reverse=True))
+            d = a.dice if a.dice[0] >= a.dice[1] else (a.dice[1], a.dice[0])
+            return (replace(a, steps=steps, status="play"),
+                    Play(d, steps, hits, Position._trusted(tuple(me), opp_after)), n)
+        if code == DANCE:
+            return replace(a, steps=(), status="dance"), None, n
+        if kind == ROLLED:
+            return a, None, n
+        if kind == UNKNOWN:
+            return self._unknown(a, pos, n)[0], None, n
+        return replace(a, steps=None, status="rolled"), None, n
+
+    def _unknown(self, a: Roll, pos: Position, n: int) -> tuple[Roll, Optional[Play]]:
+        """An unwritten play ("???"), as gnubg reads it: a dance, the forced play, or the roll only."""
+        if n == 0:
+            return replace(a, steps=(), status="dance"), None
+        if n == 1:
+            play = _forced(pos, a.dice)
+            return replace(a, steps=play.steps, status="play"), play
+        where = MatchProblem(f"the play of {a.dice[0]}{a.dice[1]} is not written ({a.text.strip() or '?'}) "
+                             f"and {n} plays are legal: the roll is kept without a play", self.file,
+                             a.line or self.g.line, a.column, self.g.number, a.move_no)
+        warnings.warn(MatchWarning(where), stacklevel=5)
+        return replace(a, steps=None, status="rolled"), None
 
     def state(self, **kw) -> MatchState:
         m, g = self.m, self.g
@@ -224,47 +323,32 @@ class _Replayer:
                 if last_roller is not None and p == last_roller and not broken:
                     self.err(a, f"player {p + 1} rolls twice in a row")
                 last_roller = p
+                if a.status == "unchecked":
+                    broken = True  # the reader could not follow the board (an edit): check no more
                 if broken:
-                    new = a if a.status == "rolled" else replace(a, status="unchecked")
+                    new = a if a.status == "rolled" else \
+                        replace(a, status="rolled" if a.status == "unknown" else "unchecked")
                     if self.want:
                         self.steps.append(Step(self.gi, g.number, len(self.out), new, self.pos_for(p),
                                                self.state(player_on_roll=p, turn=p, dice=a.dice)))
                     self.out.append(new)
                     continue
                 pos = self.pos_for(p)
-                st = self.state(player_on_roll=p, turn=p, dice=a.dice) if self.want else None
                 try:
-                    if a.status == "rolled":
-                        play, n = _resolve(pos, a.dice, "", None)
-                    else:
-                        play, n = _resolve(pos, a.dice, a.text if a.steps is None else None, a.steps)
+                    new, play, n = self._fast(idx, a, pos) or self._settle(a, pos)
                 except ValueError as e:
                     self.err(a, f"illegal move: {e}" if "legal" not in str(e) and "fits" not in str(e)
                              else str(e))
                     bad = replace(a, steps=None, status="illegal")
                     if self.want:
-                        self.steps.append(Step(self.gi, g.number, len(self.out), bad, pos, st, None, 0))
+                        self.steps.append(Step(self.gi, g.number, len(self.out), bad, pos,
+                                               self.state(player_on_roll=p, turn=p, dice=a.dice), None, 0))
                     self.out.append(bad)
                     broken = True
                     continue
-                if play is None:
-                    if a.status == "rolled":
-                        new = a
-                    elif n == 0:
-                        new = replace(a, steps=(), status="dance")
-                    else:
-                        # no move written although plays exist: gnubg plays a forced move,
-                        # otherwise records the roll only
-                        if n == 1:
-                            from bgtools.core.movegen import legal_plays
-
-                            play = legal_plays(pos, a.dice)[0]
-                        new = replace(a, steps=None, status="rolled") if play is None else \
-                            replace(a, steps=play.steps, status="play")
-                else:
-                    new = replace(a, steps=play.steps, status="play")
                 if self.want:
-                    self.steps.append(Step(self.gi, g.number, len(self.out), new, pos, st, play, n))
+                    self.steps.append(Step(self.gi, g.number, len(self.out), new, pos,
+                                           self.state(player_on_roll=p, turn=p, dice=a.dice), play, n))
                 if play is not None:
                     self.pos = play.after
                     self.persp = 1 - p
@@ -322,8 +406,15 @@ class _Replayer:
                     self.err(a, "a second result for the same game")
                     continue
                 result = self._result(a, over, dropped, broken)
-                if result.how == "resign" and not (self.out and isinstance(self.out[-1], Resign)):
-                    self.out.append(Resign(1 - p, max(1, min(3, result.points // max(self.cube, 1))),
+                level = max(1, min(3, result.points // max(self.cube, 1)))
+                last = self.out[-1] if self.out else None
+                if result.how == "resign" and isinstance(last, Resign):
+                    # a written resignation ("Concedes"): its level is what the result line says
+                    if last.player == result.winner and not broken:
+                        self.err(last, f"player {last.player + 1} resigns but is written as the winner")
+                    self.out[-1] = replace(last, player=1 - result.winner, level=level)
+                elif result.how == "resign":
+                    self.out.append(Resign(1 - result.winner, level,
                                            line=a.line, column=a.column, move_no=a.move_no))
                 self.out.append(replace(a, player=result.winner, points=result.points))
         if pending is not None and not broken and result is None:

@@ -1,0 +1,254 @@
+"""The Lark parser of ``grammars/mat.lark`` and the cells it builds, with line-level recovery.
+
+:func:`build_parser` makes an LALR parser of a grammar text whose inline transformer
+(:class:`MatCells`) turns every line straight into a tuple (no parse tree is built);
+:func:`mat_parser` is the one for the shipped grammar, built once per process and kept
+in Lark's grammar cache on disk (``cache_dir()/lark``; without a writable cache folder
+it is simply built).  :func:`parse_lines` parses a whole text and, where a line does not
+parse, reports it as one error with its line and column and parses on after it.
+
+A parsed line is ``(kind, line, data)``:
+
+* ``("comment", n, text)``, ``("tag", n, (name, value))`` (``; [Site "..."]``),
+  ``("set_pos", n, text)`` (XG ``; Set Pos=...``),
+* ``("match_line", n, length)``, ``("game_line", n, number)``,
+* ``("score_line", n, (name_score_0, name_score_1, column_of_the_second))``,
+* ``("move_line", n, (move_number, end_column_of_"12)", cells))``,
+* ``("cell_line", n, cells)``,
+* ``("error", n, (column, message))`` for a line that does not parse,
+
+with 0-based columns.  A cell is ``(column, rule, value, line)``: ``roll`` / ``roll_cannot`` /
+``roll_unknown`` / ``roll_illegal`` with ``(dice_text, [moves])`` (for ``roll_illegal``
+the Snowie position text), ``double`` / ``beaver`` with the cube, ``take``, ``drop``,
+``resign`` with None, ``win`` / ``loss`` with ``(points, and_the_match)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional, cast
+
+import lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+__all__ = ["grammar_text", "build_parser", "mat_parser", "parse_lines", "MatCells", "LEXERS"]
+
+#: Lark lexers the grammar works with ("contextual" is the default: it only tries the
+#: terminals the parser can accept next, so a "name : score" pair is never tried in a move)
+LEXERS = ("contextual", "basic")
+
+
+def grammar_text() -> str:
+    """The text of ``mat.lark`` (package data, or the source checkout's grammars/)."""
+    try:
+        from importlib.resources import files
+
+        return (files("bgtools.grammars") / "mat.lark").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError, TypeError):
+        return (Path(__file__).resolve().parents[2] / "grammars" / "mat.lark").read_text(encoding="utf-8")
+
+
+class MatCells(lark.Transformer):
+    """Inline transformer: each rule of mat.lark returns the tuple the reader consumes.
+
+    Some tokens carry the white space after them (see the grammar), hence the ``rstrip``.
+    """
+
+    # ---- lines
+    def file(self, c):
+        # file: (empty) | file line _NL  -- the list so far, then one more line
+        if not c:
+            return []
+        acc = c[0]
+        if len(c) > 1 and c[1] is not None:  # None: a blank line
+            acc.append(c[1])
+        return acc
+
+    def blank(self, _children):
+        return None
+
+    def comment(self, c):
+        return ("comment", c[0].line, c[0].value)
+
+    def tag(self, c):
+        # '; [Name "value"]': the grammar has checked the shape, this only splits it
+        t = c[0].value
+        body = t[t.index("[") + 1:t.rindex("]")]
+        name, _, rest = body.partition('"')
+        return ("tag", c[0].line, (name.strip(), rest[:rest.rindex('"')]))
+
+    def set_pos(self, c):
+        return ("set_pos", c[0].line, c[0].value)
+
+    def match_line(self, c):
+        return ("match_line", c[0].line, int(c[0].value))
+
+    def game_line(self, c):
+        return ("game_line", c[0].line, int(c[1].value))
+
+    def score_line(self, c):
+        return ("score_line", c[0].line, (c[0].value.rstrip(), c[1].value.rstrip(), c[1].column - 1))
+
+    def move_line(self, c):
+        no = c[0]
+        v = no.value.rstrip()  # the token may carry the spaces after "12)"
+        return ("move_line", no.line, (int(v[:-1]), no.column - 1 + len(v),
+                                       [_play(x) if type(x) is not tuple else x for x in c[1:]]))
+
+    def cell_line(self, c):
+        cells = [_play(x) if type(x) is not tuple else x for x in c]
+        return ("cell_line", cells[0][3], cells)
+
+    # ---- cells: (column, rule, value, line); a lone PLAY token is made a cell by _play
+
+    def roll_cannot(self, c):
+        d = c[0]
+        return (d.column - 1, "roll_cannot", (d.value[:3], []), d.line)
+
+    def roll_unknown(self, c):
+        d = c[0]
+        return (d.column - 1, "roll_unknown", (d.value[:3], [c[1].value]), d.line)
+
+    def roll_illegal(self, c):
+        d = c[0]
+        v = d.value
+        return (d.column - 1, "roll_illegal", (v[:3], [v[v.index("("):v.rindex(")") + 1]]), d.line)
+
+    def double(self, c):
+        return (c[0].column - 1, "double", int(c[2].value), c[0].line)
+
+    def beaver(self, c):
+        return (c[0].column - 1, "beaver", int(c[2].value), c[0].line)
+
+    def take(self, c):
+        return (c[0].column - 1, "take", None, c[0].line)
+
+    def drop(self, c):
+        return (c[0].column - 1, "drop", None, c[0].line)
+
+    def resign(self, c):
+        return (c[0].column - 1, "resign", None, c[0].line)
+
+    def win(self, c):
+        return (c[0].column - 1, "win", (int(c[1].value), len(c) > 3), c[0].line)
+
+    def loss(self, c):
+        return (c[0].column - 1, "loss", (int(c[1].value), len(c) > 3), c[0].line)
+
+
+def _play(d) -> tuple:
+    """The ``roll`` cell of a PLAY token: the dice, then the moves, separated by white space."""
+    words = d.value.split()
+    return (d.column - 1, "roll", (words[0], words[1:]), d.line)
+
+
+def _cache_file(grammar: str, lexer: str) -> Optional[str]:
+    """Where Lark keeps this grammar's analysed tables; None when no cache folder is writable."""
+    from bgtools.base.cachedir import cache_dir
+
+    try:
+        folder = cache_dir() / "lark"
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            return None
+    except (OSError, RuntimeError, ImportError):
+        return None
+    key = hashlib.sha256(f"{lark.__version__}\0{lexer}\0{grammar}".encode()).hexdigest()[:16]
+    return str(folder / f"mat-{key}.lark-cache")
+
+
+def build_parser(grammar: Optional[str] = None, lexer: str = "contextual", cache: bool = True) -> lark.Lark:
+    """An LALR parser of ``grammar`` (default: the shipped mat.lark) building cells inline.
+
+    Start rules ``file`` (a whole text, each line ending in a newline) and ``line``.
+    With ``cache``, Lark's analysed grammar is kept in the bgtools cache folder (one file
+    per grammar text and lexer), and a folder that cannot be written just means no cache.
+    """
+    text = grammar_text() if grammar is None else grammar
+    cache_fn = _cache_file(text, lexer) if cache else None
+    kw = dict(parser="lalr", lexer=lexer, start=["file", "line"], transformer=MatCells(),
+              maybe_placeholders=False)
+    if cache_fn is None:
+        return lark.Lark(text, **kw)
+    if os.path.exists(cache_fn):
+        return lark.Lark(text, cache=cache_fn, **kw)  # a damaged file: Lark rebuilds and rewrites it
+    # Lark writes its cache file in place: write a private one and rename it, so that another
+    # process never loads a half-written file
+    tmp = f"{cache_fn}.{os.getpid()}.tmp"
+    parser = lark.Lark(text, cache=tmp, **kw)
+    try:
+        os.replace(tmp, cache_fn)
+    except OSError:
+        pass
+    return parser
+
+
+@lru_cache(maxsize=None)
+def mat_parser(lexer: str = "contextual") -> lark.Lark:
+    """The parser of the shipped grammar, built (or loaded from the cache) once per process."""
+    return build_parser(None, lexer)
+
+
+def _error(lines: list[str], e: UnexpectedInput) -> tuple[int, int, str]:
+    """(1-based line, 0-based column, message) of a syntax error."""
+    n = e.line
+    text = lines[n - 1] if 1 <= n <= len(lines) else ""
+    if isinstance(e, UnexpectedCharacters):
+        col = max(e.column - 1, 0)
+        word = text[col:].split()[0] if text[col:].strip() else text[col:col + 1]
+        return n, col, f"cannot read {word!r}"
+    tok = e.token if isinstance(e, UnexpectedToken) else None
+    if tok is None or tok.type in ("_NL", "$END"):
+        want = sorted(getattr(e, "expected", ()) or ())
+        return n, len(text.rstrip()), "the line ends too early" + (f" (expected {', '.join(want)})" if want else "")
+    return n, max(tok.column - 1, 0), f"unexpected {str(tok)!r} here"
+
+
+def parse_lines(lines: list[str], parser: Optional[lark.Lark] = None) -> list[tuple]:
+    """Parse the lines (no newlines in them) as one text; a line that fails is an ``error``.
+
+    The text is parsed whole; at a syntax error the lines before it are parsed whole, the
+    failing line becomes one ``("error", line, (column, message))`` entry, and parsing
+    goes on from the next line (earlier lines are replaced by empty ones so that Lark's
+    line numbers stay those of the file).
+    """
+    p = parser or mat_parser()
+    out: list[tuple] = []
+    start, n = 0, len(lines)
+    while start < n:
+        try:
+            out += cast(list, p.parse("\n" * start + "\n".join(lines[start:]) + "\n", start="file"))
+            break
+        except UnexpectedInput as e:
+            bad = e.line if isinstance(e.line, int) and start < e.line <= n else None
+            if bad is None:  # no usable position: read the rest one line at a time
+                out += _one_by_one(p, lines, start)
+                break
+            if bad - 1 > start:
+                out += _one_by_one(p, lines, start, bad - 1) if not _try(p, lines, start, bad - 1, out) else []
+            ln, col, msg = _error(lines, e)
+            out.append(("error", ln, (col, msg)))
+            start = bad
+    return out
+
+
+def _try(p: lark.Lark, lines: list[str], lo: int, hi: int, out: list) -> bool:
+    try:
+        out += cast(list, p.parse("\n" * lo + "\n".join(lines[lo:hi]) + "\n", start="file"))
+        return True
+    except UnexpectedInput:
+        return False
+
+
+def _one_by_one(p: lark.Lark, lines: list[str], lo: int, hi: Optional[int] = None) -> list[tuple]:
+    out: list[tuple] = []
+    for i in range(lo, len(lines) if hi is None else hi):
+        try:
+            out += cast(list, p.parse("\n" * i + lines[i] + "\n", start="file"))
+        except UnexpectedInput as e:
+            ln, col, msg = _error(lines, e)
+            out.append(("error", i + 1, (col, msg)))
+    return out

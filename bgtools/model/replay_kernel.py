@@ -1,0 +1,202 @@
+"""A game's rolls resolved and applied in one Numba call (the fast path of the replay).
+
+:func:`resolve_rolls` takes the board before a run of rolls and, for each roll, the player,
+the dice and the written move already split into checker paths ``(from, to, times)``; the
+kernel checks each against the legal plays (:func:`bgtools.core.movegen.find_play`) and
+applies it, so Python works once per game instead of once per move.  It stops at the first
+roll it cannot settle alone (an illegal or ambiguous move, a move it was not given as
+paths, the end of the game): the replay settles that roll in Python, with its messages,
+and calls the kernel again for the rest.
+
+Roll kinds (``meta[i, 3]``): :data:`PATHS` (checker paths written), :data:`EMPTY` (no move
+written: dance, forced play or roll only), :data:`ROLLED` (a roll recorded without a play),
+:data:`UNKNOWN` (XG's ``???``), :data:`PYTHON` (left to the Python replay).
+Result codes (``res[i, 0]``): :data:`PLAY`, :data:`DANCE`, :data:`NOPLAY` (legal plays
+exist, none made).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional, Sequence
+
+import numba as nb
+import numpy as np
+
+from bgtools.core.movegen import find_play, generate, new_move_buffers
+from bgtools.core.moveparse import MoveParseError, parse_move_text
+
+__all__ = ["resolve_rolls", "new_results", "pack_rolls", "token_path", "PATHS", "EMPTY", "ROLLED", "UNKNOWN", "PYTHON",
+           "PLAY", "DANCE", "NOPLAY", "MAX_PATHS"]
+
+PATHS, EMPTY, ROLLED, UNKNOWN, PYTHON = 0, 1, 2, 3, 9
+PLAY, DANCE, NOPLAY = 0, 1, 2
+#: checker paths one roll may have for the kernel (more: the Python replay reads it)
+MAX_PATHS = 8
+
+
+@nb.njit(cache=True)
+def _kernel(board, meta, paths, start, res, after, buf):
+    """Resolve rolls ``start..`` of ``meta``/``paths`` from ``board`` (``[1]`` = the player of
+    roll ``start``); fill ``res``/``after``; return the index of the first roll not settled."""
+    b = board.copy()
+    persp = meta[start, 0]
+    target = np.zeros(25, np.int8)
+    k = meta.shape[0]
+    for i in range(start, k):
+        p = meta[i, 0]
+        kind = meta[i, 3]
+        if kind == 9:
+            return i
+        if p != persp:  # the same player rolls twice: look from the other side
+            for s in range(25):
+                t = b[0, s]
+                b[0, s] = b[1, s]
+                b[1, s] = t
+            persp = p
+        d1 = meta[i, 1]
+        d2 = meta[i, 2]
+        idx = -1
+        if kind == 0:
+            for s in range(25):
+                target[s] = b[1, s]
+            for j in range(meta[i, 4]):
+                a = paths[i, j, 0]
+                to = paths[i, j, 1]
+                sa = 24 if a == 25 else a - 1
+                for _ in range(paths[i, j, 2]):
+                    if target[sa] <= 0:
+                        return i
+                    target[sa] -= 1
+                    if to != 0:
+                        target[to - 1] += 1
+            n, first, count = find_play(b, d1, d2, target, buf)
+            if n == 0 or count != 1:
+                return i
+            idx = first
+        else:
+            n = generate(b, d1, d2, buf)
+            if kind == 2:
+                res[i, 0] = 2
+            elif n == 0:
+                res[i, 0] = 1
+            elif n == 1:
+                idx = 0
+            else:
+                res[i, 0] = 2
+        res[i, 1] = n
+        if idx >= 0:
+            res[i, 0] = 0
+            ns = buf.nsteps[idx]
+            res[i, 2] = ns
+            for j in range(ns):
+                res[i, 3 + 2 * j] = buf.steps[idx, j, 0]
+                res[i, 4 + 2 * j] = buf.steps[idx, j, 1]
+            left = 0
+            for s in range(25):
+                after[i, 0, s] = buf.boards[idx, 0, s]
+                after[i, 1, s] = buf.boards[idx, 1, s]
+                b[0, s] = buf.boards[idx, 1, s]  # the opponent is on roll now
+                b[1, s] = buf.boards[idx, 0, s]
+                left += buf.boards[idx, 1, s]
+            persp = 1 - p
+            if left == 0:  # borne off: the game is over, the replay takes it from here
+                return i + 1
+    return k
+
+
+@lru_cache(maxsize=1 << 14)
+def token_path(token: str) -> Optional[tuple[int, int, int]]:
+    """``(from, to, times)`` of one written checker move (``24/16*``, ``bar/20``, ``8/4(2)``);
+    None when it cannot be read (the Python replay then says why)."""
+    try:
+        parsed = parse_move_text(token)
+    except MoveParseError:
+        return None
+    if len(parsed) != 1:
+        return None
+    pts, n = parsed[0]
+    return pts[0][0], pts[-1][0], n
+
+
+def pack_rolls(rolls: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """``meta`` int64[k, 5] (player, d1, d2, kind, paths) and ``paths`` int64[k, MAX_PATHS, 3]
+    of the rolls, dice larger first."""
+    k = len(rolls)
+    rows: list[int] = []
+    flat: list[int] = []
+    for a in rolls:
+        d1, d2 = a.dice
+        if a.steps is None and a.status == "play":
+            kind, n, padded = _text_paths(a.text)
+        else:
+            kind, n, padded = _other_paths(a)
+        rows += (a.player, max(d1, d2), min(d1, d2), kind, n)
+        flat += padded
+    meta = np.array(rows, np.int64).reshape(k, 5)
+    paths = np.array(flat, np.int64).reshape(k, MAX_PATHS, 3)
+    return meta, paths
+
+
+_PAD = (0,) * (3 * MAX_PATHS)
+
+
+def _padded(kind: int, hops) -> tuple[int, int, tuple]:
+    flat = tuple(x for h in hops for x in h)
+    return kind, len(hops), flat + _PAD[len(flat):]
+
+
+@lru_cache(maxsize=1 << 14)
+def _text_paths(text: str) -> tuple[int, int, tuple]:
+    """(kind, number of paths, the paths flat and padded) of a written move (texts repeat)."""
+    words = text.replace(",", " ").split()
+    if not words:
+        return _padded(EMPTY, ())
+    if len(words) > MAX_PATHS:
+        return _padded(PYTHON, ())
+    hops = []
+    for w in words:
+        h = token_path(w)
+        if h is None:
+            return _padded(PYTHON, ())
+        hops.append(h)
+    return _padded(PATHS, hops)
+
+
+def _other_paths(a) -> tuple[int, int, tuple]:
+    status = a.status
+    if a.steps is not None:
+        if status not in ("play", "dance"):
+            return _padded(PYTHON, ())
+        if not a.steps:
+            return _padded(EMPTY, ())
+        if len(a.steps) > MAX_PATHS or not all(1 <= x <= 25 and 0 <= y < x for x, y in a.steps):
+            return _padded(PYTHON, ())
+        # exact single-die steps: the kernel settles them when only one play fits the board;
+        # several plays alike but for hits go to Python, which follows the steps' order
+        return _padded(PATHS, [(x, y, 1) for x, y in a.steps])
+    if status == "rolled":
+        return _padded(ROLLED, ())
+    if status == "unknown":
+        return _padded(UNKNOWN, ())
+    return _padded(PYTHON, ())
+
+
+_BUF = None
+
+
+def new_results(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Result arrays for ``k`` rolls: ``res`` int64[k, 11] (code, legal plays, steps, then the
+    steps' (from, to) slots, to = -1 for off) and ``after`` int8[k, 2, 25] (the board after
+    the play, mover still as ``[1]``)."""
+    return np.zeros((k, 11), np.int64), np.zeros((k, 2, 25), np.int8)
+
+
+def resolve_rolls(board: np.ndarray, meta: np.ndarray, paths: np.ndarray, start: int,
+                  res: np.ndarray, after: np.ndarray) -> int:
+    """Run the kernel from roll ``start`` (``board``: int8[2, 25], ``[1]`` = that roll's player),
+    filling ``res``/``after`` (see :func:`new_results`); returns the first roll not settled."""
+    global _BUF
+    if _BUF is None:
+        _BUF = new_move_buffers()
+    return int(_kernel(np.ascontiguousarray(board, dtype=np.int8), meta, paths, start, res, after, _BUF))
