@@ -18,7 +18,7 @@ import time
 
 from bgtools.engine.nn import Weights, load_default_network
 from bgtools.core.position import Position
-from bgtools.rollouts.rollout import Job, RolloutSettings, run_chunk, warm_up
+from bgtools.rollouts import Job, RolloutSettings, run_chunk, warm_up
 
 GNUBG_NO_VR = (227.0, 289.0)
 GNUBG_VR = (12.6, 12.8)

@@ -21,7 +21,7 @@ import numpy as np
 
 from bgtools.engine.nn import Weights, load_default_network
 from bgtools.core.position import Position
-from bgtools.rollouts.rollout import Job, RolloutSettings, rollout_many
+from bgtools.rollouts import Job, RolloutSettings, rollout_many
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "oracle_rollouts.jsonl.gz"
 NAMES = ("win", "wg", "wbg", "lg", "lbg", "equity")

@@ -2,6 +2,7 @@ import contextlib
 import gzip
 import os
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,6 @@ def oracle_positions():
 def oracle_ids():
     return list(read_jsonl_gz("oracle_ids.jsonl.gz"))
 
-
-import sys
 
 sys.path.insert(0, str(Path(__file__).parent))
 

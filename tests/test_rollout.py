@@ -10,7 +10,7 @@ from bgtools.engine import bearoff as bo
 from bgtools.core.matchstate import MatchState
 from bgtools.engine.nn import load_default_network
 from bgtools.core.position import Position
-from bgtools.rollouts.rollout import (CHUNK, Job, Partial, RolloutError, RolloutSettings, roll_dice, rollout, rollout_many,
+from bgtools.rollouts import (CHUNK, Job, Partial, RolloutError, RolloutSettings, roll_dice, rollout, rollout_many,
                              run_chunk)
 
 W = load_default_network().weights

@@ -23,7 +23,7 @@
 * **Luck** of a roll: the normalised equity after the best play for that roll (at
   ``luck_ply``) minus the average of the same over all 36 rolls (30 for the opening roll).
 
->>> from bgtools.model.match import read_match
+>>> from bgtools.formats import read_match
 >>> m = read_match(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5   42: 8/4 6/4\\n")
 >>> a = analyse_match(m, ply=0, cache=None)
 >>> [(d.kind, d.played, d.error_class) for d in a.decisions]
@@ -32,7 +32,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union
 
 import numba as nb
 import numpy as np
@@ -41,6 +41,11 @@ from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis,
                                       MatchAnalysis, PlayerSummary, error_class, luck_class, PHASES)
 from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
 from bgtools.engine.met import mwc_after
+
+if TYPE_CHECKING:
+    from bgtools.analysis.evalcache import EvalCache
+    from bgtools.engine.evaluation import Evaluator
+    from bgtools.model.match import Match
 
 __all__ = ["analyse_match", "AnalysisSettings", "MatchAnalysis", "Decision"]
 
@@ -186,17 +191,17 @@ class _Analyser:
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
-        from bgtools.engine.evaluation import _ROLLS, _best_children, _expand, equity, invert_probs
+        from bgtools.engine.evaluation import ROLLS, best_children, expand_children, equity, invert_probs
 
         board = position.to_array()[None]
-        children, offsets = _expand(board)
+        children, offsets = expand_children(board)
         p0 = self.eval_boards(children, self.s.luck_ply)
-        best = _best_children(equity(p0), offsets)
+        best = best_children(equity(p0), offsets)
         mover = invert_probs(p0[best])
         norm, raw = self.after_values(mover, children[best], c)
         hi, lo = max(dice), min(dice)
-        r = next(i for i, (a, b) in enumerate(_ROLLS) if a == hi and b == lo)
-        w = np.array([(0.0 if opening else 1.0) if a == b else 2.0 for a, b in _ROLLS])
+        r = next(i for i, (a, b) in enumerate(ROLLS) if a == hi and b == lo)
+        w = np.array([(0.0 if opening else 1.0) if a == b else 2.0 for a, b in ROLLS])
         w /= w.sum()
         luck = float(norm[r] - w @ norm)
         return luck, (None if raw is None else float(raw[r] - w @ raw))
@@ -263,8 +268,9 @@ def _phase(position) -> str:
     return PHASES[int(position.classify())]
 
 
-def analyse_match(match, ply: int = 2, evaluator=None, *, settings: Optional[AnalysisSettings] = None,
-                  cache="default", label: Optional[str] = None,
+def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = None, *,
+                  settings: Optional[AnalysisSettings] = None,
+                  cache: Union[str, EvalCache, None] = "default", label: Optional[str] = None,
                   progress: Optional[Callable[[int], None]] = None) -> MatchAnalysis:
     """Analyse every checker play, cube decision and roll of ``match``.
 
@@ -405,8 +411,10 @@ def analyse_match(match, ply: int = 2, evaluator=None, *, settings: Optional[Ana
         if own_cache:
             cache.close()
     summaries = tuple(_summary(match, p, names[p], decisions, an.met, length_ok) for p in (0, 1))
-    return MatchAnalysis(label, names, match.length, tuple(decisions), summaries, tuple(games), s, an.ev_name,
-                         tuple(skipped), hits, misses)
+    from bgtools.analysis.filecompare import attach_file_figures  # the file's own analysis beside ours
+
+    return attach_file_figures(match, MatchAnalysis(label, names, match.length, tuple(decisions), summaries,
+                                                    tuple(games), s, an.ev_name, tuple(skipped), hits, misses))
 
 
 def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, length_ok: bool) -> PlayerSummary:
@@ -424,7 +432,7 @@ def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, lengt
     luck = sum(d.luck for d in rolls)
     from bgtools.core.matchstate import MatchState
 
-    luck_points = sum(d.luck * MatchState.from_match_id(d.match_id).cube for d in rolls)
+    luck_points = sum(d.luck * MatchState.from_match_id(d.match_id, strict=False).cube for d in rolls)
     mwc_loss = None
     luck_mwc = None
     if match.length and length_ok:

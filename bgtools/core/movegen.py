@@ -9,14 +9,14 @@ fifteen checkers home, from the exact point or, with a larger die, from the high
 occupied point.
 
 >>> from bgtools.core.position import Position
->>> [p.notation() for p in legal_plays(Position.initial(), (3, 1))][:2]
-['8/5 6/5', '24/21 24/23']
+>>> sorted(p.notation() for p in legal_plays(Position.initial(), (3, 1)))[:3]
+['13/10 6/5', '13/10 8/7', '13/9']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numba as nb
 import numpy as np
@@ -24,13 +24,14 @@ import numpy as np
 from bgtools.core.notation import format_play
 from bgtools.core.position import Position
 
-__all__ = ["Play", "legal_plays", "ROLLS", "generate_kernel", "count_plays_batch", "MoveScratch"]
+__all__ = ["Play", "legal_plays", "ROLLS", "MAX_PLAYS", "TABLE_SIZE", "MoveBuffers", "new_move_buffers", "generate",
+           "find_play", "generate_kernel", "count_plays_batch", "MoveScratch", "rearmost", "is_contact"]
 
 #: The 21 distinct rolls, larger die first, in gnubg's order ("66", "65", ..., "11").
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 MAX_PLAYS = 4096
-_TABLE = 8192  # open-addressing table for de-duplication, power of two
+TABLE_SIZE = 8192  #: slots of the open-addressing table for de-duplication, a power of two
 
 # highest set bit of a 13-bit number (index 0 unused)
 _HB13 = np.zeros(1 << 13, np.int64)
@@ -39,17 +40,39 @@ for _i in range(1, 1 << 13):
 del _i
 
 
+class MoveBuffers(NamedTuple):
+    """The kernel's work and output arrays, one set per search level (see :func:`generate`)."""
+
+    keys: np.ndarray  #: uint64[MAX_PLAYS, 2] keys of the stored plays' positions
+    table: np.ndarray  #: int64[TABLE_SIZE] de-duplication table (indices into ``keys``)
+    stamp: np.ndarray  #: int64[TABLE_SIZE] generation that wrote each table slot
+    gen: np.ndarray  #: int64[1] the generation counter (marks the live table entries)
+    boards: np.ndarray  #: int8[MAX_PLAYS, 2, 25] board after each play, mover still as ``[1]``
+    steps: np.ndarray  #: int64[MAX_PLAYS, 4, 2] (from, to) slots of each play, to = -1 for off
+    nsteps: np.ndarray  #: int64[MAX_PLAYS] number of steps of each play
+
+
 @nb.njit(cache=True)
-def _record(me, opp, k1, k2, nsteps, st_from, st_to, keys, table, stamp, gen, out_boards, out_steps,
-            out_nsteps, n):
+def new_move_buffers():
+    """A fresh :class:`MoveBuffers` (callable from Python and from Numba code)."""
+    return MoveBuffers(np.zeros((MAX_PLAYS, 2), np.uint64), np.zeros(TABLE_SIZE, np.int64),
+                       np.zeros(TABLE_SIZE, np.int64), np.zeros(1, np.int64), np.zeros((MAX_PLAYS, 2, 25), np.int8),
+                       np.zeros((MAX_PLAYS, 4, 2), np.int64), np.zeros(MAX_PLAYS, np.int64))
+
+
+@nb.njit(cache=True)
+def _record(k1, k2, nsteps, st_from, st_to, buf, gen, n):
     """Store the current board unless an equal one was stored already; return the new count."""
+    keys = buf.keys
+    table = buf.table
+    stamp = buf.stamp
     h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
-    slot = np.int64((h >> np.uint64(40)) & np.uint64(_TABLE - 1))
+    slot = np.int64((h >> np.uint64(40)) & np.uint64(TABLE_SIZE - 1))
     while stamp[slot] == gen:
         j = table[slot]
         if keys[j, 0] == k1 and keys[j, 1] == k2:
             return n
-        slot = (slot + 1) & (_TABLE - 1)
+        slot = (slot + 1) & (TABLE_SIZE - 1)
     if n >= MAX_PLAYS:
         return n
     stamp[slot] = gen
@@ -57,9 +80,9 @@ def _record(me, opp, k1, k2, nsteps, st_from, st_to, keys, table, stamp, gen, ou
     keys[n, 0] = k1
     keys[n, 1] = k2
     for i in range(nsteps):
-        out_steps[n, i, 0] = st_from[i]
-        out_steps[n, i, 1] = st_to[i]
-    out_nsteps[n] = nsteps
+        buf.steps[n, i, 0] = st_from[i]
+        buf.steps[n, i, 1] = st_to[i]
+    buf.nsteps[n] = nsteps
     return n + 1
 
 
@@ -108,12 +131,13 @@ def _decode_boards(board, keys, n, out_boards):
 
 
 @nb.njit(cache=True)
-def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nsteps):
-    """Fill the output arrays with the distinct legal plays; return ``(count, gen)``.
+def generate(board, d1, d2, buf) -> int:
+    """Fill the :class:`MoveBuffers` ``buf`` with the distinct legal plays of (d1, d2) on
+    ``board``; return their number.
 
-    ``out_boards[i]`` is the board after play ``i`` with the mover still as ``[1]``;
-    ``out_steps[i, :out_nsteps[i]]`` are its (from, to) slots, to = -1 for off.
-    ``gen`` is a counter that marks the live entries of the de-duplication table.
+    ``buf.boards[i]`` is the board after play ``i`` with the mover still as ``[1]``;
+    ``buf.steps[i, :buf.nsteps[i]]`` are its (from, to) slots, to = -1 for off.
+    ``buf.gen`` counts the calls: it marks the live entries of the de-duplication table.
 
     An iterative depth-first search over the dice: the same code serves both orders of a
     non-double roll and the up-to-four moves of a double (whose sources are taken in
@@ -121,6 +145,12 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
     positions (the mover's 25 counts as nibbles, plus a mask of hit points) are kept
     up to date move by move, so a leaf costs one hash probe.
     """
+    keys = buf.keys
+    table = buf.table
+    stamp = buf.stamp
+    gen = buf.gen[0] + 1
+    out_steps = buf.steps
+    out_nsteps = buf.nsteps
     work = np.empty(76, np.int64)  # one allocation for all the search state
     me = work[0:25]
     opp = work[25:50]
@@ -250,14 +280,14 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                 # (written out here rather than called: this is the hot spot)
                 kk2 = k2 | (hm << np.uint64(36))
                 h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (kk2 * np.uint64(0xC2B2AE3D27D4EB4F))
-                slot = np.int64((h >> np.uint64(40)) & np.uint64(_TABLE - 1))
+                slot = np.int64((h >> np.uint64(40)) & np.uint64(TABLE_SIZE - 1))
                 fresh = True
                 while stamp[slot] == gen:
                     j = table[slot]
                     if keys[j, 0] == k1 and keys[j, 1] == kk2:
                         fresh = False
                         break
-                    slot = (slot + 1) & (_TABLE - 1)
+                    slot = (slot + 1) & (TABLE_SIZE - 1)
                 if fresh and n < MAX_PLAYS:
                     stamp[slot] = gen
                     table[slot] = n
@@ -339,8 +369,7 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                     kk2 |= np.uint64(me[i]) << np.uint64(4 * (i - 16))
                 st_from[0] = s
                 st_to[0] = t
-                n = _record(me, opp, kk1, kk2 | (hmask << np.uint64(36)), 1, st_from, st_to, keys, table,
-                            stamp, gen, out_boards, out_steps, out_nsteps, n)
+                n = _record(kk1, kk2 | (hmask << np.uint64(36)), 1, st_from, st_to, buf, gen, n)
                 me[s] += 1
                 if t >= 0:
                     me[t] -= 1
@@ -349,59 +378,50 @@ def _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nste
                         opp[24] -= 1
             if n > 0:
                 break
-    _decode_boards(board, keys, n, out_boards)
-    return n, gen
+    _decode_boards(board, keys, n, buf.boards)
+    buf.gen[0] = gen
+    return n
 
 
 @nb.njit(cache=True)
-def _find(board, d1, d2, target, keys, table, stamp, gen, out_boards, out_steps, out_nsteps):
-    """Generate the plays and look for those leaving the mover's side equal to ``target``.
-
-    Returns ``(n plays, gen, index of the first match or -1, number of matches)``.
+def find_play(board, d1, d2, target, buf):
+    """Generate the plays into ``buf`` and look for those leaving the mover's side equal
+    to ``target``.  Returns ``(n plays, index of the first match or -1, number of matches)``.
     """
-    n, gen = _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nsteps)
+    n = generate(board, d1, d2, buf)
     first = -1
     count = 0
     for i in range(n):
         same = True
         for k in range(25):
-            if out_boards[i, 1, k] != target[k]:
+            if buf.boards[i, 1, k] != target[k]:
                 same = False
                 break
         if same:
             if first < 0:
                 first = i
             count += 1
-    return n, gen, first, count
+    return n, first, count
 
 
 class MoveScratch:
-    """Re-usable work arrays for the kernel (one per thread)."""
+    """Re-usable work arrays for the kernel (one per thread), a :class:`MoveBuffers`."""
 
     def __init__(self) -> None:
-        self.keys = np.zeros((MAX_PLAYS, 2), np.uint64)
-        self.table = np.zeros(_TABLE, np.int64)
-        self.stamp = np.zeros(_TABLE, np.int64)
-        self.gen = 0
-        self.boards = np.zeros((MAX_PLAYS, 2, 25), np.int8)
-        self.steps = np.zeros((MAX_PLAYS, 4, 2), np.int64)
-        self.nsteps = np.zeros(MAX_PLAYS, np.int64)
+        self.buf = new_move_buffers()
+        self.boards = self.buf.boards
+        self.steps = self.buf.steps
+        self.nsteps = self.buf.nsteps
 
     def run(self, board: np.ndarray, d1: int, d2: int) -> int:
-        self.gen += 1
-        n, self.gen = _gen(board, d1, d2, self.keys, self.table, self.stamp, self.gen,
-                           self.boards, self.steps, self.nsteps)
-        return n
+        return generate(board, d1, d2, self.buf)
 
     def find(self, board: np.ndarray, d1: int, d2: int, target: np.ndarray) -> tuple[int, int, int]:
         """Like :meth:`run`, and find the plays whose mover's side equals ``target`` (int8[25]).
 
         Returns (number of plays, index of the first match or -1, number of matches).
         """
-        self.gen += 1
-        n, self.gen, first, count = _find(board, d1, d2, target, self.keys, self.table, self.stamp,
-                                          self.gen, self.boards, self.steps, self.nsteps)
-        return n, first, count
+        return find_play(board, d1, d2, target, self.buf)
 
 
 def generate_kernel(board: np.ndarray, d1: int, d2: int):
@@ -414,19 +434,11 @@ def generate_kernel(board: np.ndarray, d1: int, d2: int):
 @nb.njit(cache=True)
 def count_plays_batch(boards, rolls):
     """Total number of distinct plays over every board x roll (benchmark and perft kernel)."""
-    keys = np.zeros((MAX_PLAYS, 2), np.uint64)
-    table = np.zeros(_TABLE, np.int64)
-    stamp = np.zeros(_TABLE, np.int64)
-    out_b = np.zeros((MAX_PLAYS, 2, 25), np.int8)
-    out_s = np.zeros((MAX_PLAYS, 4, 2), np.int64)
-    out_n = np.zeros(MAX_PLAYS, np.int64)
-    gen = 0
+    buf = new_move_buffers()
     total = 0
     for i in range(boards.shape[0]):
         for r in range(rolls.shape[0]):
-            gen += 1
-            n, gen = _gen(boards[i], rolls[r, 0], rolls[r, 1], keys, table, stamp, gen, out_b, out_s, out_n)
-            total += n
+            total += generate(boards[i], rolls[r, 0], rolls[r, 1], buf)
     return total
 
 

@@ -41,22 +41,22 @@ few seconds and caches them under ``platformdirs.user_cache_dir("bgtools")``
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
 from bgtools.base.cachedir import cache_dir
-from bgtools.core.movegen import MAX_PLAYS as _MAX_PLAYS
-from bgtools.core.movegen import _TABLE
-from bgtools.core.movegen import _gen as _movegen
+from bgtools.core.movegen import generate, new_move_buffers
 
 __all__ = [
     "BearoffDatabases",
     "load_databases",
+    "BearoffTables",
+    "empty_tables",
     "build_databases",
     "cache_dir",
     "bearoff_index",
@@ -203,13 +203,8 @@ def _one_sided_kernel(sides, quantize):
     gmean = np.zeros(n_pos, np.float64)
     dist[0, 0] = 1.0
     gdist[0, 0] = 1.0
-    keys = np.zeros((_MAX_PLAYS, 2), np.uint64)
-    table = np.zeros(_TABLE, np.int64)
-    stamp = np.zeros(_TABLE, np.int64)
-    out_b = np.zeros((_MAX_PLAYS, 2, 25), np.int8)
-    out_s = np.zeros((_MAX_PLAYS, 4, 2), np.int64)
-    out_n = np.zeros(_MAX_PLAYS, np.int64)
-    gen = 0
+    buf = new_move_buffers()
+    out_b = buf.boards
     board = np.zeros((2, 25), np.int8)
     for idx in range(1, n_pos):
         n = 0
@@ -218,8 +213,7 @@ def _one_sided_kernel(sides, quantize):
             n += sides[idx, p]
         for r in range(21):
             w = _WEIGHTS[r]
-            gen += 1
-            k, gen = _movegen(board, _ROLLS[r, 0], _ROLLS[r, 1], keys, table, stamp, gen, out_b, out_s, out_n)
+            k = generate(board, _ROLLS[r, 0], _ROLLS[r, 1], buf)
             best = -1
             best_m = 1e300
             gbest = -1
@@ -259,20 +253,14 @@ def _successors(sides):
     cap = 64
     succ = np.zeros((n_pos, 21, cap), np.int32)
     nsucc = np.zeros((n_pos, 21), np.int32)
-    keys = np.zeros((_MAX_PLAYS, 2), np.uint64)
-    table = np.zeros(_TABLE, np.int64)
-    stamp = np.zeros(_TABLE, np.int64)
-    out_b = np.zeros((_MAX_PLAYS, 2, 25), np.int8)
-    out_s = np.zeros((_MAX_PLAYS, 4, 2), np.int64)
-    out_n = np.zeros(_MAX_PLAYS, np.int64)
-    gen = 0
+    buf = new_move_buffers()
+    out_b = buf.boards
     board = np.zeros((2, 25), np.int8)
     for idx in range(1, n_pos):
         for p in range(6):
             board[1, p] = sides[idx, p]
         for r in range(21):
-            gen += 1
-            k, gen = _movegen(board, _ROLLS[r, 0], _ROLLS[r, 1], keys, table, stamp, gen, out_b, out_s, out_n)
+            k = generate(board, _ROLLS[r, 0], _ROLLS[r, 1], buf)
             if k > cap:
                 raise ValueError("too many plays")
             for q in range(k):
@@ -431,6 +419,19 @@ def one_sided_probs(os_rolls, os_gammon, board):
 
 
 # ----------------------------------------------------------------------------- Python side
+class BearoffTables(NamedTuple):
+    """The arrays Numba kernels look positions up in (see :meth:`BearoffDatabases.tables`)."""
+
+    os_rolls: np.ndarray  #: float64[54264, 32] one-sided rolls-to-bear-off distributions
+    os_gammon: np.ndarray  #: float64[54264, 32] rolls to take the first checker off
+    ts: np.ndarray  #: float64[924 * 924, 4] two-sided (P(win), equity owned, centred, opponent owns)
+
+
+def empty_tables() -> BearoffTables:
+    """Tables of the right types holding nothing, for kernels told not to use them."""
+    return BearoffTables(np.zeros((0, MAX_ROLLS)), np.zeros((0, MAX_ROLLS)), np.zeros((0, 4)))
+
+
 @dataclass(frozen=True)
 class BearoffDatabases:
     """The two databases as plain arrays (pass them into Numba code as they are)."""
@@ -440,6 +441,9 @@ class BearoffDatabases:
     os_mean: np.ndarray  #: float64[54264]
     ts: np.ndarray  #: float64[924 * 924, 4]
     build_seconds: dict
+
+    def tables(self) -> BearoffTables:
+        return BearoffTables(self.os_rolls, self.os_gammon, self.ts)
 
     def one_sided(self, side) -> np.ndarray:
         """Rolls-to-bear-off distribution of a side (6 counts or 25 slots)."""

@@ -28,7 +28,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine import bearoff as _bo
-from bgtools.core.movegen import MAX_PLAYS, _TABLE, _gen
+from bgtools.core.movegen import generate, new_move_buffers
 from bgtools.core.movegen import is_contact as _is_contact
 from bgtools.engine.nn import game_over_probs as _game_over  # finished games scored exactly
 from bgtools.core.position import Position
@@ -47,6 +47,9 @@ __all__ = [
     "evaluate",
     "rank_plays",
     "evaluate_plays",
+    "ROLLS",
+    "expand_children",
+    "best_children",
 ]
 
 
@@ -100,7 +103,7 @@ def _phi(z):
 
 # ----------------------------------------------------------------------------- exact values
 @nb.njit(cache=True)
-def _exact_kernel(boards, os_rolls, os_gammon, ts, out):
+def _exact_kernel(boards, tables, out):
     """Fill ``out`` where the value is known without an evaluator; return that mask.
 
     kind: 0 = needs the evaluator, 1 = game over, 2 = two-sided database (exact),
@@ -116,13 +119,13 @@ def _exact_kernel(boards, os_rolls, os_gammon, ts, out):
                 out[i, k] = tmp[k]
             kind[i] = 1
         elif _bo.in_two_sided(b):
-            v = _bo.ts_lookup(ts, b)
+            v = _bo.ts_lookup(tables.ts, b)
             out[i, 0] = v[0]
             for k in range(1, 5):
                 out[i, k] = 0.0
             kind[i] = 2
         elif _bo.in_one_sided(b[0]) and _bo.in_one_sided(b[1]):
-            v = _bo.one_sided_probs(os_rolls, os_gammon, b)
+            v = _bo.one_sided_probs(tables.os_rolls, tables.os_gammon, b)
             for k in range(5):
                 out[i, k] = v[k]
             kind[i] = 3
@@ -330,7 +333,7 @@ def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None) -> np.n
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     db = _bo.load_databases()
     out = np.zeros((b.shape[0], 5), np.float64)
-    kind = _exact_kernel(b, db.os_rolls, db.os_gammon, db.ts, out)
+    kind = _exact_kernel(b, db.tables(), out)
     need = np.flatnonzero(kind == 0)
     if need.size:
         out[need] = ev.evaluate_boards(b[need])
@@ -338,12 +341,12 @@ def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None) -> np.n
 
 
 # ----------------------------------------------------------------------------- lookahead kernels
-_ROLLS = np.array([(a, c) for a in range(6, 0, -1) for c in range(a, 0, -1)], np.int64)
-_W = np.array([1.0 / 36 if a == c else 2.0 / 36 for a, c in _ROLLS], np.float64)
+ROLLS = np.array([(a, c) for a in range(6, 0, -1) for c in range(a, 0, -1)], np.int64)
+_W = np.array([1.0 / 36 if a == c else 2.0 / 36 for a, c in ROLLS], np.float64)
 
 
 @nb.njit(cache=True)
-def _expand(boards):
+def expand_children(boards):
     """Every play of every roll of every board, as boards with the opponent on roll.
 
     Returns (children int8[k, 2, 25], offsets int64[n * 21 + 1]): the children of board
@@ -351,21 +354,15 @@ def _expand(boards):
     play has one child, the board itself passed to the opponent.
     """
     n = boards.shape[0]
-    keys = np.zeros((MAX_PLAYS, 2), np.uint64)
-    table = np.zeros(_TABLE, np.int64)
-    stamp = np.zeros(_TABLE, np.int64)
-    out_b = np.zeros((MAX_PLAYS, 2, 25), np.int8)
-    out_s = np.zeros((MAX_PLAYS, 4, 2), np.int64)
-    out_n = np.zeros(MAX_PLAYS, np.int64)
-    gen = 0
+    buf = new_move_buffers()
+    out_b = buf.boards
     cap = n * 21 * 24 + 64
     children = np.empty((cap, 2, 25), np.int8)
     offsets = np.zeros(n * 21 + 1, np.int64)
     k = 0
     for i in range(n):
         for r in range(21):
-            gen += 1
-            m, gen = _gen(boards[i], _ROLLS[r, 0], _ROLLS[r, 1], keys, table, stamp, gen, out_b, out_s, out_n)
+            m = generate(boards[i], ROLLS[r, 0], ROLLS[r, 1], buf)
             need = k + max(m, 1)
             if need > cap:
                 cap = max(2 * cap, need + 1024)
@@ -388,7 +385,7 @@ def _expand(boards):
 
 
 @nb.njit(cache=True)
-def _best_children(child_equity, offsets):
+def best_children(child_equity, offsets):
     """Per (board, roll) group, the child whose player on roll (the opponent) fares worst."""
     g = offsets.shape[0] - 1
     best = np.empty(g, np.int64)
@@ -431,13 +428,13 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
         return out
     db = _bo.load_databases()
     scratch = np.zeros((b.shape[0], 5))
-    kind = _exact_kernel(b, db.os_rolls, db.os_gammon, db.ts, scratch)
+    kind = _exact_kernel(b, db.tables(), scratch)
     live = np.flatnonzero((kind != 1) & (kind != 2))  # finished games and exact bear-offs stay
     if live.size == 0:
         return out
-    children, offsets = _expand(b[live])
+    children, offsets = expand_children(b[live])
     p0 = static_probs(children, ev)
-    best = _best_children(equity(p0), offsets)
+    best = best_children(equity(p0), offsets)
     chosen = p0[best] if ply == 1 else evaluate_boards(children[best], ply - 1, ev)
     out[live] = _average_over_rolls(chosen, live.size)
     return out

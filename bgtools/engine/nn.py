@@ -6,8 +6,9 @@ P(win backgammon), P(lose gammon), P(lose backgammon), cumulative as in gnubg.
 Finished games are scored exactly.
 
 The weights are plain float32 arrays, grouped per layer in tuples indexed by net class
-(``NET_CONTACT``, ``NET_CRASHED``, ``NET_RACE``) so that Numba code elsewhere (self-play,
-rollouts) can call :func:`eval_board` / :func:`nn_forward` directly.
+(``NET_CONTACT``, ``NET_CRASHED``, ``NET_RACE``) and bundled as one :class:`Net`, so that
+Numba code elsewhere (self-play, rollouts) can call :func:`eval_board` / :func:`net_probs`
+directly with the net and an :class:`EvalBuffers` of scratch arrays.
 
 Importing this module compiles nothing; the kernels compile (or load from cache) on first use.
 """
@@ -18,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -26,10 +28,17 @@ from bgtools.engine.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
 
 __all__ = [
     "Weights",
+    "Net",
+    "EvalBuffers",
+    "new_eval_buffers",
     "NeuralEvaluator",
     "init_weights",
     "nn_forward",
+    "forward_row",
+    "make_consistent",
+    "net_probs",
     "eval_board",
+    "evaluate_net",
     "evaluate_boards_kernel",
     "equity_from_probs",
     "load_default_network",
@@ -38,6 +47,24 @@ __all__ = [
 
 DEFAULT_WEIGHTS = "nn_weights.npz"
 NET_NAMES = ("contact", "crashed", "race")
+
+
+class Net(NamedTuple):
+    """The weights as Numba kernels take them: per layer a tuple indexed by net class."""
+
+    W1s: tuple  #: float32[inputs, hidden] per class
+    b1s: tuple  #: float32[hidden] per class
+    W2s: tuple  #: float32[hidden, 5] per class
+    b2s: tuple  #: float32[5] per class
+
+
+class EvalBuffers(NamedTuple):
+    """Scratch of one forward pass; after :func:`eval_board` it holds the inputs, hidden
+    activations and raw outputs of the last board evaluated by a net."""
+
+    x: np.ndarray  #: float32[MAX_INPUTS]
+    h: np.ndarray  #: float32[largest hidden layer]
+    y: np.ndarray  #: float32[5]
 
 
 @dataclass(frozen=True)
@@ -55,8 +82,9 @@ class Weights:
     def hidden(self) -> tuple[int, ...]:
         return tuple(int(w.shape[1]) for w in self.W1)
 
-    def arrays(self) -> tuple[tuple, tuple, tuple, tuple]:
-        return self.W1, self.b1, self.W2, self.b2
+    def arrays(self) -> Net:
+        """The layers as a :class:`Net` (a tuple: ``W1, b1, W2, b2 = w.arrays()`` works)."""
+        return Net(self.W1, self.b1, self.W2, self.b2)
 
     def copy(self) -> "Weights":
         return Weights(*(tuple(a.copy() for a in t) for t in self.arrays()), meta=dict(self.meta))
@@ -122,7 +150,7 @@ def sigmoid(v):
 
 
 @nb.njit(cache=True, fastmath=True)
-def _forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
+def forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
     """One row: hidden activations into ``h``, the five raw sigmoid outputs into ``y``."""
     nh = W1.shape[1]
     for k in range(nh):
@@ -154,8 +182,8 @@ def _forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
 
 
 @nb.njit(cache=True)
-def _consistent(y) -> None:
-    # cumulative outputs: P(win bg) <= P(win g) <= P(win); likewise for losses
+def make_consistent(y) -> None:
+    """Clip cumulative outputs: P(win bg) <= P(win g) <= P(win); likewise for losses."""
     w = min(max(y[0], 0.0), 1.0)
     y[0] = w
     y[1] = min(y[1], w)
@@ -172,7 +200,7 @@ def nn_forward(X, W1, b1, W2, b2):
     h = np.empty(W1.shape[1], np.float32)
     y = np.empty(5, np.float32)
     for i in range(n):
-        _forward_row(X[i], W1.shape[0], W1, b1, W2, b2, h, y)
+        forward_row(X[i], W1.shape[0], W1, b1, W2, b2, h, y)
         for o in range(5):
             out[i, o] = y[o]
     return out
@@ -207,40 +235,56 @@ def game_over_probs(board, out) -> bool:
 
 
 @nb.njit(cache=True)
-def eval_board(board, W1s, b1s, W2s, b2s, x, h, y, out) -> int:
-    """Outputs for ``board[1]`` on roll into ``out`` (float64[5]); return the net class.
+def new_eval_buffers(net):
+    """Fresh :class:`EvalBuffers` for ``net`` (callable from Python and from Numba code)."""
+    nh = 1
+    for c in range(3):
+        nh = max(nh, net.W1s[c].shape[1])
+    return EvalBuffers(np.zeros(MAX_INPUTS, np.float32), np.empty(nh, np.float32), np.empty(5, np.float32))
 
-    ``x`` (float32[MAX_INPUTS]), ``h`` (float32[max hidden]) and ``y`` (float32[5]) are
-    scratch; after the call they hold the inputs, hidden activations and raw outputs.
-    """
+
+# ``inline="always"`` on the per-board helpers: a kernel that takes bundles (Net,
+# EvalBuffers) pays for unpacking them on every call, which costs ~10% in the hot loops
+@nb.njit(cache=True, inline="always")
+def net_probs(board, net, ev, out) -> int:
+    """The net's outputs for ``board[1]`` on roll (a game not over) into ``out``
+    (float64[5]), clipped to consistent cumulative probabilities; return the net class."""
+    c = encode(board, ev.x)
+    W1 = net.W1s[c]
+    forward_row(ev.x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], ev.h, ev.y)
+    for o in range(5):
+        out[o] = ev.y[o]
+    make_consistent(out)
+    return c
+
+
+@nb.njit(cache=True, inline="always")
+def eval_board(board, net, ev, out) -> int:
+    """Outputs for ``board[1]`` on roll into ``out`` (float64[5]), finished games scored
+    exactly; return the net class (``CLASS_OVER`` for a finished game)."""
     if game_over_probs(board, out):
         return CLASS_OVER
-    c = encode(board, x)
-    W1 = W1s[c]
-    _forward_row(x, W1.shape[0], W1, b1s[c], W2s[c], b2s[c], h, y)
-    for o in range(5):
-        out[o] = y[o]
-    _consistent(out)
-    return c
+    return net_probs(board, net, ev, out)
+
+
+@nb.njit(cache=True)
+def evaluate_net(boards, net):
+    """float64[n, 5] outputs for each board's player on roll (``[1]``), before his roll."""
+    n = boards.shape[0]
+    res = np.empty((n, 5), np.float64)
+    ev = new_eval_buffers(net)
+    out = np.empty(5, np.float64)
+    for i in range(n):
+        eval_board(boards[i], net, ev, out)
+        for o in range(5):
+            res[i, o] = out[o]
+    return res
 
 
 @nb.njit(cache=True)
 def evaluate_boards_kernel(boards, W1s, b1s, W2s, b2s):
-    """float64[n, 5] outputs for each board's player on roll (``[1]``), before his roll."""
-    n = boards.shape[0]
-    res = np.empty((n, 5), np.float64)
-    x = np.zeros(MAX_INPUTS, np.float32)
-    nh = 1
-    for c in range(3):
-        nh = max(nh, W1s[c].shape[1])
-    h = np.empty(nh, np.float32)
-    y = np.empty(5, np.float32)
-    out = np.empty(5, np.float64)
-    for i in range(n):
-        eval_board(boards[i], W1s, b1s, W2s, b2s, x, h, y, out)
-        for o in range(5):
-            res[i, o] = out[o]
-    return res
+    """:func:`evaluate_net` with the layers given one by one (plain-array entry point)."""
+    return evaluate_net(boards, Net(W1s, b1s, W2s, b2s))
 
 
 @nb.njit(cache=True)
@@ -268,7 +312,7 @@ class NeuralEvaluator:
 
     def evaluate_boards(self, boards: np.ndarray) -> np.ndarray:
         b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
-        return evaluate_boards_kernel(b, *self.weights.arrays())
+        return evaluate_net(b, self.weights.arrays())
 
     def evaluate(self, position) -> np.ndarray:
         """float64[5] for a :class:`~bgtools.core.position.Position` (player on roll's view)."""

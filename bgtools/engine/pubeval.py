@@ -17,23 +17,32 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
-from bgtools.core.movegen import MAX_PLAYS, _TABLE, _gen, is_contact
+from bgtools.core.movegen import generate, is_contact, new_move_buffers
 
-__all__ = ["pubeval_weights", "pubeval_scores", "pubeval_choose", "is_race", "PubevalPlayer", "WIN_SCORE"]
+__all__ = ["PubevalWeights", "pubeval_weights", "pubeval_score", "pubeval_scores", "pubeval_choose", "is_race",
+           "PubevalPlayer", "WIN_SCORE"]
 
 WIN_SCORE = 99999999.0
 
 
+class PubevalWeights(NamedTuple):
+    """pubeval's two weight vectors, float64[122] each."""
+
+    race: np.ndarray
+    contact: np.ndarray
+
+
 @lru_cache(maxsize=1)
-def pubeval_weights() -> tuple[np.ndarray, np.ndarray]:
+def pubeval_weights() -> PubevalWeights:
     """(race, contact) weight vectors, float64[122] each."""
     text = resources.files("bgtools.data").joinpath("pubeval_weights.json").read_text()
     w = json.loads(text)
-    return np.array(w["race"], np.float64), np.array(w["contact"], np.float64)
+    return PubevalWeights(np.array(w["race"], np.float64), np.array(w["contact"], np.float64))
 
 
 @nb.njit(cache=True)
@@ -43,7 +52,8 @@ def is_race(board) -> bool:
 
 
 @nb.njit(cache=True)
-def _score(board, w) -> float:
+def pubeval_score(board, w) -> float:
+    """pubeval's score of a board *after* a play (mover still as ``[1]``) with weights ``w``."""
     on = 0
     for i in range(25):
         on += board[1, i]
@@ -73,7 +83,7 @@ def _score(board, w) -> float:
 def _scores(boards_after, w):
     out = np.empty(boards_after.shape[0], np.float64)
     for i in range(boards_after.shape[0]):
-        out[i] = _score(boards_after[i], w)
+        out[i] = pubeval_score(boards_after[i], w)
     return out
 
 
@@ -85,25 +95,25 @@ def pubeval_scores(boards_after: np.ndarray, race: bool) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def pubeval_choose(board, d1, d2, wr, wc, keys, table, stamp, gen, out_boards, out_steps, out_nsteps):
-    """Index of pubeval's play among ``_gen``'s output (-1: no legal play), and ``gen``.
+def pubeval_choose(board, d1, d2, weights, buf) -> int:
+    """Index of pubeval's play among the plays generated into ``buf`` (-1: no legal play).
 
-    The scratch arrays are those of :func:`bgtools.core.movegen._gen`; ``out_boards[:n]`` holds
-    the candidates afterwards.  Ties go to the first generated play.
+    ``weights`` is a :class:`PubevalWeights`, ``buf`` a
+    :class:`~bgtools.core.movegen.MoveBuffers`; ``buf.boards[:n]`` holds the candidates
+    afterwards.  Ties go to the first generated play.
     """
-    gen += 1
-    n, gen = _gen(board, d1, d2, keys, table, stamp, gen, out_boards, out_steps, out_nsteps)
+    n = generate(board, d1, d2, buf)
     if n == 0:
-        return -1, gen
-    w = wr if is_race(board) else wc
+        return -1
+    w = weights.race if is_race(board) else weights.contact
     best = 0
     best_s = -1e300
     for i in range(n):
-        s = _score(out_boards[i], w)
+        s = pubeval_score(buf.boards[i], w)
         if s > best_s:
             best_s = s
             best = i
-    return best, gen
+    return best
 
 
 class PubevalPlayer:
@@ -113,17 +123,11 @@ class PubevalPlayer:
     name = "pubeval"
 
     def __init__(self) -> None:
-        self.wr, self.wc = pubeval_weights()
-        self._keys = np.zeros((MAX_PLAYS, 2), np.uint64)
-        self._table = np.zeros(_TABLE, np.int64)
-        self._stamp = np.zeros(_TABLE, np.int64)
-        self._gen = 0
-        self._boards = np.zeros((MAX_PLAYS, 2, 25), np.int8)
-        self._steps = np.zeros((MAX_PLAYS, 4, 2), np.int64)
-        self._nsteps = np.zeros(MAX_PLAYS, np.int64)
+        self.weights = pubeval_weights()
+        self.wr, self.wc = self.weights
+        self._buf = new_move_buffers()
 
     def choose(self, board: np.ndarray, d1: int, d2: int) -> np.ndarray | None:
         b = np.ascontiguousarray(board, dtype=np.int8)
-        i, self._gen = pubeval_choose(b, d1, d2, self.wr, self.wc, self._keys, self._table, self._stamp,
-                                      self._gen, self._boards, self._steps, self._nsteps)
-        return None if i < 0 else self._boards[i].copy()
+        i = pubeval_choose(b, d1, d2, self.weights, self._buf)
+        return None if i < 0 else self._buf.boards[i].copy()

@@ -1,6 +1,6 @@
 """The bgtools JSON form of a match (schema: ``docs/match-json.md``), read and write.
 
->>> from bgtools.model.match import read_match
+>>> from bgtools.formats import read_match
 >>> m = read_match(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5\\n")
 >>> parse_json(format_json(m)) == m
 True

@@ -1,6 +1,7 @@
 """Seeded TD(lambda) self-play training of the nets in :mod:`bgtools.engine.nn`.
 
-Each game is played greedily at 0-ply by the current nets (both sides).  When it ends,
+Each game is played greedily at 0-ply by the current nets (both sides), with the chooser
+of :mod:`bgtools.engine.chooser` (no bear-off databases).  When it ends,
 every position ``s_t`` (player on roll before his roll) is moved toward its lambda-return,
 seen from its own side::
 
@@ -26,9 +27,10 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
-from bgtools.engine.features import MAX_INPUTS, encode
-from bgtools.engine.nn import Weights, _forward_row, eval_board, init_weights
-from bgtools.engine.play import MAX_TURNS, _swap_into, game_over_board, net_choose0, new_scratch
+from bgtools.engine.chooser import choose0, new_chooser_buffers, swap_into
+from bgtools.engine.features import encode
+from bgtools.engine.nn import Weights, forward_row, init_weights
+from bgtools.engine.play import MAX_TURNS, duel_chooser, game_over_board
 
 __all__ = ["TrainConfig", "td_games", "train_run", "LOG_FIELDS"]
 
@@ -45,17 +47,21 @@ def _flip(src, dst) -> None:
 
 
 @nb.njit(cache=True, fastmath=True)
-def _update(board, target, alpha, W1s, b1s, W2s, b2s, x, h, y, dh) -> None:
+def _update(board, target, alpha, net, ev, dh) -> None:
+    """One gradient step of the net of ``board``'s class toward ``target``."""
+    x = ev.x
+    h = ev.h
+    y = ev.y
     c = encode(board, x)
     if c < 0:
         return
-    W1 = W1s[c]
-    b1 = b1s[c]
-    W2 = W2s[c]
-    b2 = b2s[c]
+    W1 = net.W1s[c]
+    b1 = net.b1s[c]
+    W2 = net.W2s[c]
+    b2 = net.b2s[c]
     nin = W1.shape[0]
     nh = W1.shape[1]
-    _forward_row(x, nin, W1, b1, W2, b2, h, y)
+    forward_row(x, nin, W1, b1, W2, b2, h, y)
     d = np.empty(5, np.float32)
     for o in range(5):
         d[o] = target[o] - y[o]
@@ -79,25 +85,17 @@ def _update(board, target, alpha, W1s, b1s, W2s, b2s, x, h, y, dh) -> None:
 
 
 @nb.njit(cache=True)
-def _td_kernel(W1s, b1s, W2s, b2s, first_game, n_games, seed, alpha, lam,
-               keys, table, stamp, outb, outs, outn, stats):
-    """Play and learn from ``n_games`` games; ``stats`` += (games, turns, first-player points)."""
+def _td_kernel(ch, first_game, n_games, seed, alpha, lam, stats):
+    """Play and learn from ``n_games`` games chosen by ``ch`` (0 ply; its net is trained in
+    place); ``stats`` += (games, turns, first-player points)."""
     traj = np.zeros((MAX_TURNS + 1, 2, 25), np.int8)
     V = np.zeros((MAX_TURNS + 1, 5), np.float64)
-    x = np.zeros(MAX_INPUTS, np.float32)
-    nh = 1
-    for c in range(3):
-        nh = max(nh, W1s[c].shape[1])
-    h = np.empty(nh, np.float32)
-    dh = np.empty(nh, np.float32)
-    y = np.empty(5, np.float32)
-    p = np.empty(5, np.float64)
+    buf = new_chooser_buffers(ch.net)
+    dh = np.empty(buf.ev.h.shape[0], np.float32)
     bp = np.empty(5, np.float64)
-    sw = np.zeros((2, 25), np.int8)
     G = np.empty(5, np.float64)
     fG = np.empty(5, np.float64)
     fV = np.empty(5, np.float64)
-    gen = 0
     for g in range(n_games):
         np.random.seed(seed * 1000000000 + first_game + g)
         board = np.zeros((2, 25), np.int8)
@@ -114,17 +112,13 @@ def _td_kernel(W1s, b1s, W2s, b2s, first_game, n_games, seed, alpha, lam,
                 d2 = np.random.randint(1, 7)
                 if t > 0 or d1 != d2:
                     break
-            i, gen, n = net_choose0(board, max(d1, d2), min(d1, d2), W1s, b1s, W2s, b2s, keys, table, stamp,
-                                    gen, outb, outs, outn, sw, x, h, y, p, bp)
+            i = choose0(board, max(d1, d2), min(d1, d2), ch, buf, bp)
             if i >= 0:
-                _swap_into(outb[i], board)
-                for o in range(5):
-                    V[t + 1, o] = bp[o]
+                swap_into(buf.mine.boards[i], board)
             else:
-                _swap_into(board.copy(), board)
-                eval_board(board, W1s, b1s, W2s, b2s, x, h, y, p)
-                for o in range(5):
-                    V[t + 1, o] = p[o]
+                swap_into(board.copy(), board)
+            for o in range(5):
+                V[t + 1, o] = bp[o]  # the position now on roll, from his side
             t += 1
             traj[t] = board
             if game_over_board(board):
@@ -142,17 +136,14 @@ def _td_kernel(W1s, b1s, W2s, b2s, first_game, n_games, seed, alpha, lam,
             _flip(V[s + 1], fV)
             for o in range(5):
                 G[o] = (1.0 - lam) * fV[o] + lam * fG[o]
-            _update(traj[s], G, alpha, W1s, b1s, W2s, b2s, x, h, y, dh)
-    return gen
+            _update(traj[s], G, alpha, ch.net, buf.ev, dh)
 
 
 def td_games(weights: Weights, first_game: int, n_games: int, seed: int, alpha: float, lam: float) -> np.ndarray:
     """Train ``weights`` in place on games ``first_game .. first_game + n_games - 1``;
     return (games, turns, points of the side that moved first)."""
-    keys, table, stamp, outb, outs, outn = new_scratch(1)
     stats = np.zeros(3, np.float64)
-    _td_kernel(*weights.arrays(), first_game, n_games, seed, float(alpha), float(lam),
-               keys[0], table[0], stamp[0], outb[0], outs[0], outn[0], stats)
+    _td_kernel(duel_chooser(weights, 0), first_game, n_games, seed, float(alpha), float(lam), stats)
     return stats
 
 

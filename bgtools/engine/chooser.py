@@ -1,0 +1,201 @@
+"""The net's move chooser for Numba code: self-play training, duels and rollouts.
+
+A :class:`Chooser` says how a player picks its play: the :class:`~bgtools.engine.nn.Net`,
+optionally the bear-off databases (finished games are always scored exactly; with
+``bearoff`` set, positions in the two-sided database take its exact value and positions
+with both sides home the one-sided combination), and the search:
+
+* 0 ply: the play after which the opponent's position (he is on roll) is worst for him;
+* 1 ply: the ``prune`` best plays by 0 ply are valued by the opponent's 21 rolls, each
+  answered by his best 0-ply play, averaged in the order of ``rolls``; the best average
+  wins (ties to the better 0-ply play).
+
+Two details keep every caller's results as they were: ``stable`` orders the 1-ply
+candidates with a stable sort (rollouts) or Numba's quicksort (duels), and ``rolls`` is
+the order the 21 replies are summed in.  :class:`ChooserBuffers` holds the scratch of
+one search (two sets of move buffers: our plays and the replies).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+import numba as nb
+import numpy as np
+
+from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate, new_move_buffers
+from bgtools.engine import bearoff as _bo
+from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
+
+__all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
+           "choose", "choose0", "choose1", "reply_value", "GNUBG_ROLLS", "GNUBG_ROLL_WEIGHTS"]
+
+#: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
+GNUBG_ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], np.int64)
+GNUBG_ROLL_WEIGHTS = np.array([1.0 / 36 if a == b else 2.0 / 36 for a, b in GNUBG_ROLLS], np.float64)
+
+
+class Chooser(NamedTuple):
+    """How the net picks its plays (see the module notes); build one with :func:`make_chooser`."""
+
+    net: Net
+    tables: _bo.BearoffTables  #: the bear-off databases (empty when ``bearoff`` is False)
+    bearoff: bool  #: value the positions the databases cover from them
+    ply: int  #: 0 or 1
+    prune: int  #: candidates valued at 1 ply
+    stable: bool  #: stable sort of the 1-ply candidates (else Numba's quicksort)
+    rolls: np.ndarray  #: int64[21, 2] the opponent's rolls at 1 ply, in the order they are summed
+    weights: np.ndarray  #: float64[21] their chances
+
+
+class ChooserBuffers(NamedTuple):
+    """Scratch of one search; ``mine.boards[i]`` is our play ``i`` after a choice."""
+
+    mine: MoveBuffers  #: our plays
+    replies: MoveBuffers  #: the opponent's replies (1 ply)
+    ev: EvalBuffers
+    sw: np.ndarray  #: int8[2, 25]
+    opp: np.ndarray  #: int8[2, 25]
+    p: np.ndarray  #: float64[5]
+    e0: np.ndarray  #: float64[MAX_PLAYS] 0-ply equities of our plays (1 ply)
+
+
+def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.BearoffTables] = None,
+                 stable: bool = True, rolls: Optional[np.ndarray] = None,
+                 weights: Optional[np.ndarray] = None) -> Chooser:
+    """A :class:`Chooser` for ``net``; ``tables`` None: no bear-off databases.
+    ``rolls``/``weights`` default to gnubg's order of the 21 rolls."""
+    use = tables is not None
+    return Chooser(Net(*net), tables if use else _bo.empty_tables(), use, int(ply), int(prune), bool(stable),
+                   GNUBG_ROLLS if rolls is None else rolls, GNUBG_ROLL_WEIGHTS if weights is None else weights)
+
+
+@nb.njit(cache=True)
+def new_chooser_buffers(net):
+    """Fresh :class:`ChooserBuffers` for ``net`` (callable from Python and from Numba code)."""
+    return ChooserBuffers(new_move_buffers(), new_move_buffers(), new_eval_buffers(net), np.zeros((2, 25), np.int8),
+                          np.zeros((2, 25), np.int8), np.zeros(5, np.float64), np.zeros(MAX_PLAYS, np.float64))
+
+
+@nb.njit(cache=True, inline="always")
+def swap_into(src, dst) -> None:
+    """``dst`` = ``src`` seen from the other side (the two rows exchanged)."""
+    for i in range(25):
+        dst[0, i] = src[1, i]
+        dst[1, i] = src[0, i]
+
+
+@nb.njit(cache=True, inline="always")
+def static_value(board, ch, ev, out) -> None:
+    """0-ply outputs for ``board[1]`` on roll into ``out``: exact when the game is over,
+    from the bear-off databases where they apply (``ch.bearoff``), else the net."""
+    if game_over_probs(board, out):
+        return
+    if ch.bearoff:
+        if _bo.in_two_sided(board):
+            v = _bo.ts_lookup(ch.tables.ts, board)
+            out[0] = v[0]
+            for k in range(1, 5):
+                out[k] = 0.0
+            return
+        if _bo.in_one_sided(board[0]) and _bo.in_one_sided(board[1]):
+            v = _bo.one_sided_probs(ch.tables.os_rolls, ch.tables.os_gammon, board)
+            for k in range(5):
+                out[k] = v[k]
+            return
+    net_probs(board, ch.net, ev, out)
+
+
+@nb.njit(cache=True)
+def choose0(board, d1, d2, ch, buf, best_p) -> int:
+    """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
+    ``best_p``: the chosen position's outputs for the opponent, now on roll (with no
+    legal play: the board passed to him)."""
+    n = generate(board, d1, d2, buf.mine)
+    if n == 0:
+        swap_into(board, buf.sw)
+        static_value(buf.sw, ch, buf.ev, best_p)
+        return -1
+    best = 0
+    best_e = -1e300
+    p = buf.p
+    for i in range(n):
+        swap_into(buf.mine.boards[i], buf.sw)
+        static_value(buf.sw, ch, buf.ev, p)
+        e = -equity_from_probs(p)
+        if e > best_e:
+            best_e = e
+            best = i
+            for o in range(5):
+                best_p[o] = p[o]
+    return best
+
+
+@nb.njit(cache=True)
+def reply_value(after, ch, buf) -> float:
+    """Mover's equity of ``after`` (mover as [1], opponent to roll) averaged over the
+    opponent's 21 rolls, each answered by his best 0-ply play."""
+    opp = buf.opp
+    sw = buf.sw
+    p = buf.p
+    swap_into(after, opp)
+    if game_over_probs(opp, p) or (ch.bearoff and _bo.in_two_sided(opp)):
+        static_value(opp, ch, buf.ev, p)
+        return -equity_from_probs(p)
+    tot = 0.0
+    for r in range(21):
+        n = generate(opp, ch.rolls[r, 0], ch.rolls[r, 1], buf.replies)
+        if n == 0:
+            # he cannot move: we are on roll in the same position
+            swap_into(opp, sw)
+            static_value(sw, ch, buf.ev, p)
+            tot += ch.weights[r] * equity_from_probs(p)
+            continue
+        worst = 1e300
+        for i in range(n):
+            swap_into(buf.replies.boards[i], sw)
+            static_value(sw, ch, buf.ev, p)
+            e = equity_from_probs(p)  # our equity, we are on roll
+            if e < worst:
+                worst = e
+        tot += ch.weights[r] * worst
+    return tot
+
+
+@nb.njit(cache=True)
+def choose1(board, d1, d2, ch, buf, best_p) -> int:
+    """1-ply play among the ``ch.prune`` best by 0 ply; as :func:`choose0` otherwise."""
+    n = generate(board, d1, d2, buf.mine)
+    if n == 0:
+        swap_into(board, buf.sw)
+        static_value(buf.sw, ch, buf.ev, best_p)
+        return -1
+    e0 = buf.e0
+    for i in range(n):
+        swap_into(buf.mine.boards[i], buf.sw)
+        static_value(buf.sw, ch, buf.ev, buf.p)
+        e0[i] = -equity_from_probs(buf.p)
+    if ch.stable:
+        order = np.argsort(-e0[:n], kind="mergesort")
+    else:
+        order = np.argsort(-e0[:n])
+    best = order[0]
+    if n > 1:
+        best_e = -1e300
+        for j in range(min(ch.prune, n)):
+            i = order[j]
+            e = reply_value(buf.mine.boards[i], ch, buf)
+            if e > best_e:
+                best_e = e
+                best = i
+    swap_into(buf.mine.boards[best], buf.sw)
+    static_value(buf.sw, ch, buf.ev, best_p)
+    return best
+
+
+@nb.njit(cache=True)
+def choose(board, d1, d2, ch, buf, best_p) -> int:
+    """The play ``ch`` picks for (d1, d2): :func:`choose0` or :func:`choose1` by ``ch.ply``."""
+    if ch.ply == 0:
+        return choose0(board, d1, d2, ch, buf, best_p)
+    return choose1(board, d1, d2, ch, buf, best_p)

@@ -1,0 +1,86 @@
+"""A rollout trial's dice: stratified first two rolls, counter-based later rolls.
+
+Trial ``i`` in block ``i // 1296`` uses digits ``a = i % 36`` and ``b = (i // 36) % 36``;
+its first roll is ``perm0[a]`` and its second ``perm1[(a + b) % 36]``, with permutations
+of the 36 rolls drawn afresh for each block from the seed (gnubg's stratification): every
+36 consecutive trials (from a multiple of 36) hold each first roll once, every 1,296 each
+pair of first two rolls.  Later rolls come from a counter-based generator (splitmix64 of
+seed, trial and turn).  So a trial's dice depend only on (seed, trial number), never on
+which process plays it.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine.chooser import GNUBG_ROLLS, GNUBG_ROLL_WEIGHTS
+
+__all__ = ["roll", "roll_dice", "ROLLS", "ROLL_WEIGHTS", "ROLL_INDEX"]
+
+#: the 21 rolls (larger die first, gnubg's order 66, 65, ..., 11) and their chances
+ROLLS = GNUBG_ROLLS
+ROLL_WEIGHTS = GNUBG_ROLL_WEIGHTS
+#: (larger die, smaller die) -> index into :data:`ROLLS`
+ROLL_INDEX = np.zeros((7, 7), np.int64)
+for _i, (_a, _b) in enumerate(ROLLS):
+    ROLL_INDEX[_a, _b] = _i
+
+
+@nb.njit(cache=True)
+def _mix(z):
+    """splitmix64 finaliser (uint64 -> uint64)."""
+    z = z + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def _hash3(seed, a, b):
+    return _mix(_mix(_mix(np.uint64(seed)) ^ np.uint64(a)) ^ (np.uint64(b) * np.uint64(0xD6E8FEB86659FD93)))
+
+
+@nb.njit(cache=True)
+def _below36(h) -> int:
+    return np.int64(((h >> np.uint64(32)) * np.uint64(36)) >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def _perm_pick(seed, block, turn, idx, perm) -> int:
+    """``perm[idx]`` of the seeded permutation of 0..35 for (block, turn)."""
+    for i in range(36):
+        perm[i] = i
+    base = _hash3(seed, block, 1000003 + turn)
+    for i in range(35, 0, -1):
+        h = _mix(base ^ np.uint64(i))
+        j = np.int64(((h >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    return perm[idx]
+
+
+@nb.njit(cache=True)
+def roll(seed, trial, turn, perm):
+    """(larger die, smaller die) of ``trial`` at ``turn`` (0 = the first roll);
+    ``perm`` is int64[36] scratch."""
+    if turn < 2:
+        a = trial % 36
+        if turn == 0:
+            r = _perm_pick(seed, trial // 1296, 0, a, perm)
+        else:
+            r = _perm_pick(seed, trial // 1296, 1, (a + (trial // 36) % 36) % 36, perm)
+    else:
+        r = _below36(_hash3(seed, trial, turn))
+    d1 = r // 6 + 1
+    d2 = r % 6 + 1
+    if d1 < d2:
+        return d2, d1
+    return d1, d2
+
+
+def roll_dice(seed: int, trial: int, turns: int) -> list[tuple[int, int]]:
+    """The first ``turns`` rolls of a trial (larger die first)."""
+    perm = np.zeros(36, np.int64)
+    return [tuple(int(v) for v in roll(seed, trial, t, perm)) for t in range(turns)]

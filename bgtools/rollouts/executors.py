@@ -1,0 +1,179 @@
+"""Where rollout chunks run: this process, a local process pool, or a Dask cluster.
+
+:func:`run_chunk` plays one chunk of trials in any process; each worker process loads the
+bear-off databases and is given the weights once.  Every executor offers ``submit``,
+``wait`` (some finished futures), ``result`` and ``close``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bgtools.core.position import Position
+from bgtools.engine import bearoff as _bo
+from bgtools.engine.chooser import make_chooser
+from bgtools.engine.met import load_met
+from bgtools.rollouts.kernel import Stakes, TrialSettings, rollout_kernel
+from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
+
+__all__ = ["run_chunk", "warm_up", "make_executor", "weights_or_default"]
+
+_WORKER: dict = {}
+
+
+def _context(weights) -> tuple:
+    """Per-process data: the weights (``weights`` or those this process was given), the
+    bear-off databases and the match equity table."""
+    if weights is None:
+        weights = _WORKER.get("weights")
+    if weights is None:
+        from bgtools.engine.nn import load_default_network
+
+        net = load_default_network()
+        if net is None:
+            raise RolloutError("no neural network weights: pass some with --weights")
+        weights = net.weights
+        _WORKER["weights"] = weights
+    if "db" not in _WORKER:
+        _WORKER["db"] = _bo.load_databases()
+    db = _WORKER["db"]
+    met = load_met()
+    return weights, db, met
+
+
+def _init_worker(weights) -> None:
+    _WORKER["weights"] = weights
+
+
+def run_chunk(job: Job, settings: RolloutSettings, first: int, count: int, weights=None) -> Partial:
+    """Roll out trials ``first .. first + count - 1`` of ``job`` (runs in any process)."""
+    w, db, met = _context(weights)
+    sums = np.zeros(N_OUTPUTS)
+    sumsq = np.zeros(N_OUTPUTS)
+    am, ao = job.away if not job.money else (1, 1)
+    spec = TrialSettings(settings.seed, settings.truncate, settings.bearoff_truncation, settings.variance_reduction,
+                         settings.cubeful)
+    stakes = Stakes(job.money, am, ao, job.cube, job.owner, job.crawford, met.pre, met.post)
+    ch = make_chooser(w.arrays(), settings.ply, settings.prune, db.tables())
+    plies = rollout_kernel(job.board, first, count, spec, stakes, ch, sums, sumsq)
+    return Partial(count, sums, sumsq, int(plies))
+
+
+def warm_up(weights=None) -> None:
+    """Compile (or load from Numba's cache) the kernels in this process."""
+    pos = Position.initial()
+    s = RolloutSettings(trials=1, truncate=2, variance_reduction=True, cubeful=True)
+    run_chunk(Job.make(pos), s, 0, 1, weights)
+
+
+class _Box:
+    """A finished result standing in for a future (hashed by identity)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+
+class _Inline:
+    """Runs each task at once in this process."""
+
+    def __init__(self, weights) -> None:
+        self.weights = weights
+
+    def submit(self, job, settings, first, count):
+        return _Box(run_chunk(job, settings, first, count, self.weights))
+
+    def wait(self, pending):
+        return list(pending)
+
+    def result(self, fut):
+        return fut.value
+
+    def close(self) -> None:
+        pass
+
+
+class _Pool:
+    """A local process pool (spawned workers, each given the weights once)."""
+
+    def __init__(self, weights, workers: int) -> None:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        self._cf = cf
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                                           initializer=_init_worker, initargs=(weights,))
+
+    def submit(self, job, settings, first, count):
+        return self.pool.submit(run_chunk, job, settings, first, count, None)
+
+    def wait(self, pending):
+        done, _ = self._cf.wait(pending, return_when=self._cf.FIRST_COMPLETED)
+        return list(done)
+
+    def result(self, fut):
+        return fut.result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Dask:
+    """An existing dask.distributed cluster; the weights are scattered to every worker once."""
+
+    def __init__(self, weights, address) -> None:
+        import distributed
+
+        self._d = distributed
+        self.own = False
+        if isinstance(address, distributed.Client):
+            self.client = address
+        else:
+            self.client = distributed.Client(address)
+            self.own = True
+        self.ac = None
+        self.weights = self.client.scatter(weights, broadcast=True)
+        self.client.run(warm_up, weights)  # each worker compiles or loads the kernels once
+
+    def submit(self, job, settings, first, count):
+        fut = self.client.submit(run_chunk, job, settings, first, count, self.weights, pure=False)
+        if self.ac is None:
+            self.ac = self._d.as_completed([fut], loop=self.client.loop)
+        else:
+            self.ac.add(fut)
+        return fut
+
+    def wait(self, pending):
+        return [next(self.ac)]
+
+    def result(self, fut):
+        return fut.result()
+
+    def close(self) -> None:
+        if self.own:
+            self.client.close()
+
+
+def weights_or_default(weights):
+    """``weights``, or the shipped network's when None."""
+    if weights is not None:
+        return weights
+    from bgtools.engine.nn import load_default_network
+
+    net = load_default_network()
+    if net is None:
+        raise RolloutError("no neural network weights: pass some with --weights")
+    return net.weights
+
+
+def make_executor(weights, workers: int = 1, dask=None):
+    """(executor, how many chunks to keep in flight): the Dask cluster at ``dask`` (an
+    address or a ``distributed.Client``), a local pool of ``workers`` processes, or this
+    process."""
+    if dask is not None:
+        ex = _Dask(weights, dask)
+        return ex, 4 * max(1, len(ex.client.nthreads()))
+    if workers > 1:
+        return _Pool(weights, workers), 3 * workers
+    return _Inline(weights), 1

@@ -1,0 +1,273 @@
+"""The rollout game kernel: trials played out under exact rules, with variance reduction.
+
+Each trial plays the game from the position to the end (or to a truncation depth, or
+until both sides fit the two-sided bear-off database) with checker play by
+:mod:`bgtools.engine.chooser` (the net at 0 or 1 ply, the bear-off databases valuing the
+positions they cover, exactly in the two-sided case); the dice come from
+:mod:`bgtools.rollouts.dice`.
+
+Variance reduction (gnubg's, after Jellyfish): before each roll the mover's best play for
+all 21 rolls is found and valued (statically); the luck of the actual roll (its value
+minus the mean over the 36 rolls) is accumulated from the root player's side and
+subtracted from the trial's result.  The cubeful output gets the same treatment with
+cubeful values.  With an exact evaluator this gives the exact value in every trial.
+
+Cubeful rollouts (money or match): before each roll after the first, the player on roll
+may double, the opponent take or pass, as :mod:`bgtools.engine.cube` decides from the 0-ply
+cubeless evaluation.  The root player does not double on his first turn: the result is
+the value of not doubling now.  When a double is passed the cubeless outputs of the trial
+are the static evaluation of that position.  Checker play always maximises cubeless money
+equity.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine import bearoff as _bo
+from bgtools.engine.chooser import choose, new_chooser_buffers, static_value, swap_into
+from bgtools.engine.cube import cube_values, cube_x, cubeful_value
+from bgtools.engine.met import mwc_after
+from bgtools.engine.nn import game_over_probs
+from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, roll
+from bgtools.rollouts.settings import N_OUTPUTS
+
+__all__ = ["TrialSettings", "Stakes", "rollout_kernel", "MAX_TURNS"]
+
+MAX_TURNS = 5000
+
+
+class TrialSettings(NamedTuple):
+    """How each trial is played (from :class:`~bgtools.rollouts.settings.RolloutSettings`)."""
+
+    seed: int
+    truncate: int  #: stop after that many half-moves (0: play to the end)
+    bearoff_truncation: bool  #: stop once both sides fit the two-sided database
+    variance_reduction: bool
+    cubeful: bool
+
+
+class Stakes(NamedTuple):
+    """The root's cube and score, and the match equity table (money: ``away_*`` ignored)."""
+
+    money: bool
+    away_me: int  #: points the root player needs
+    away_opp: int  #: points his opponent needs
+    cube: int  #: the starting cube
+    owner: int  #: -1 centred, 0 the root player, 1 his opponent
+    crawford: bool
+    pre: np.ndarray  #: pre-Crawford match equity table
+    post: np.ndarray  #: post-Crawford match equity table
+
+
+@nb.njit(cache=True)
+def _outcome_mwc(p, stakes) -> float:
+    """Match winning chance of the outcome distribution ``p`` with the cube dead at its start."""
+    am = stakes.away_me
+    ao = stakes.away_opp
+    cube = stakes.cube
+    pre = stakes.pre
+    post = stakes.post
+    pl = 1.0 - p[0]
+    return ((p[0] - p[1]) * mwc_after(pre, post, am, ao, cube) + (p[1] - p[2]) * mwc_after(pre, post, am, ao, 2 * cube)
+            + p[2] * mwc_after(pre, post, am, ao, 3 * cube) + (pl - p[3]) * mwc_after(pre, post, am, ao, -cube)
+            + (p[3] - p[4]) * mwc_after(pre, post, am, ao, -2 * cube) + p[4] * mwc_after(pre, post, am, ao, -3 * cube))
+
+
+@nb.njit(cache=True)
+def _rel_owner(owner, side) -> int:
+    """Absolute owner (-1 centred, 0 root, 1 the other) -> cube-kernel code for ``side`` on roll."""
+    if owner < 0:
+        return 0
+    return 1 if owner == side else 2
+
+
+@nb.njit(cache=True)
+def _cf_after(pa, board_after, side, stakes, aw, cube, owner) -> float:
+    """Root player's cubeful value of ``board_after`` (opponent of ``side`` on roll, outputs ``pa``)."""
+    s2 = 1 - side
+    money = stakes.money
+    v = cubeful_value(pa, money, aw[s2], aw[side], cube, _rel_owner(owner, s2), stakes.crawford, cube_x(board_after),
+                      stakes.pre, stakes.post)
+    if money:
+        v = v / stakes.cube
+        return v if s2 == 0 else -v
+    return v if s2 == 0 else 1.0 - v
+
+
+@nb.njit(cache=True)
+def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
+    """Play trials ``first .. first + count - 1`` of ``board0`` (``[1]`` on roll, the root
+    player) under ``spec`` (:class:`TrialSettings`) and ``stakes`` (:class:`Stakes`), the
+    plays chosen by ``ch`` (a :class:`~bgtools.engine.chooser.Chooser` with the bear-off
+    databases); add each trial's :data:`OUTPUTS` to ``sums`` and their squares to ``sumsq``.
+    Returns the number of half-moves played.
+    """
+    seed = spec.seed
+    truncate = spec.truncate
+    bo_trunc = spec.bearoff_truncation
+    vr = spec.variance_reduction
+    cubeful = spec.cubeful
+    money = stakes.money
+    am = stakes.away_me
+    ao = stakes.away_opp
+    cube0 = stakes.cube
+    crawford = stakes.crawford
+    pre = stakes.pre
+    post = stakes.post
+    ts = ch.tables.ts
+    buf = new_chooser_buffers(ch.net)
+    mb = buf.mine.boards
+    ev = buf.ev
+    bp = np.zeros(5, np.float64)
+    pc = np.zeros(5, np.float64)
+    cv = np.zeros(4, np.float64)
+    sw = np.zeros((2, 25), np.int8)
+    b = np.zeros((2, 25), np.int8)
+    perm = np.zeros(36, np.int64)
+    vr_b = np.zeros((21, 2, 25), np.int8)
+    vr_p = np.zeros((21, 5), np.float64)
+    vr_cf = np.zeros(21, np.float64)
+    vr_has = np.zeros(21, np.bool_)
+    luck = np.zeros(6, np.float64)
+    res = np.zeros(N_OUTPUTS, np.float64)
+    out = np.zeros(5, np.float64)
+    aw = np.zeros(2, np.int64)
+    aw[0] = am
+    aw[1] = ao
+    plies = 0
+    for trial in range(first, first + count):
+        for s in range(2):
+            for i in range(25):
+                b[s, i] = board0[s, i]
+        side = 0  # player on roll: 0 = root, 1 = the other
+        cube = cube0
+        owner = stakes.owner
+        for k in range(6):
+            luck[k] = 0.0
+        cf_final = 0.0
+        done = False
+        t = 0
+        while not done:
+            # ---- end of the trial?
+            if game_over_probs(b, out):
+                pts = 1 + (1 if out[1] > 0.5 or out[3] > 0.5 else 0) + (1 if out[2] > 0.5 or out[4] > 0.5 else 0)
+                won = out[0] > 0.5
+                if won == (side == 0):
+                    root_pts = pts * cube
+                else:
+                    root_pts = -pts * cube
+                if side == 1:
+                    tmp0 = 1.0 - out[0]
+                    out[0], out[1], out[2], out[3], out[4] = tmp0, out[3], out[4], out[1], out[2]
+                cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
+                break
+            stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
+            if stop:
+                static_value(b, ch, ev, pc)
+                if cubeful:
+                    rel = _rel_owner(owner, side)
+                    if money and _bo.in_two_sided(b):
+                        v = _bo.ts_lookup(ts, b)
+                        vm = cube * (v[1] if rel == 1 else (v[2] if rel == 0 else v[3]))
+                    else:
+                        vm = cubeful_value(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post)
+                    if money:
+                        cf_final = (vm if side == 0 else -vm) / cube0
+                    else:
+                        cf_final = vm if side == 0 else 1.0 - vm
+                if side == 0:
+                    for k in range(5):
+                        out[k] = pc[k]
+                else:
+                    out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
+                break
+            # ---- cube action of the player on roll (not the root's first turn)
+            if cubeful and t > 0:
+                rel = _rel_owner(owner, side)
+                static_value(b, ch, ev, pc)
+                code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv)
+                if code == 1:  # double
+                    if cv[3] < 0.5:  # pass: the doubler wins the cube; the cubeless
+                        # outputs are those of the position (as when truncating)
+                        root_pts = cube if side == 0 else -cube
+                        if side == 0:
+                            for k in range(5):
+                                out[k] = pc[k]
+                        else:
+                            out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
+                        cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
+                        break
+                    cube *= 2
+                    owner = 1 - side
+            # ---- roll and play
+            d1, d2 = roll(seed, trial, t, perm)
+            if vr:
+                for r in range(21):
+                    i = choose(b, ROLLS[r, 0], ROLLS[r, 1], ch, buf, bp)
+                    vr_has[r] = i >= 0
+                    if i >= 0:
+                        for s in range(2):
+                            for q in range(25):
+                                vr_b[r, s, q] = mb[i, s, q]
+                    for k in range(5):
+                        vr_p[r, k] = bp[k]
+                    if cubeful:
+                        if i >= 0:
+                            swap_into(mb[i], sw)
+                        else:
+                            swap_into(b, sw)
+                        vr_cf[r] = _cf_after(bp, sw, side, stakes, aw, cube, owner)
+                ra = ROLL_INDEX[d1, d2]
+                # luck of the mover in his own terms: outputs after the roll, opponent's view
+                for k in range(5):
+                    m = 0.0
+                    for r in range(21):
+                        m += ROLL_WEIGHTS[r] * vr_p[r, k]
+                    dl = vr_p[ra, k] - m  # from the opponent's view (he is on roll next)
+                    # root view: the next player on roll is 1 - side
+                    if 1 - side == 0:
+                        luck[k] += dl
+                    else:
+                        # opponent-view outputs inverted: win -> 1 - win, gammons swap
+                        if k == 0:
+                            luck[0] -= dl
+                        elif k == 1:
+                            luck[3] += dl
+                        elif k == 2:
+                            luck[4] += dl
+                        elif k == 3:
+                            luck[1] += dl
+                        else:
+                            luck[2] += dl
+                if cubeful:
+                    m = 0.0
+                    for r in range(21):
+                        m += ROLL_WEIGHTS[r] * vr_cf[r]
+                    luck[5] += vr_cf[ra] - m
+                if vr_has[ra]:
+                    swap_into(vr_b[ra], b)
+                else:
+                    swap_into(b.copy(), b)
+            else:
+                i = choose(b, d1, d2, ch, buf, bp)
+                if i >= 0:
+                    swap_into(mb[i], b)
+                else:
+                    swap_into(b.copy(), b)
+            side = 1 - side
+            t += 1
+            plies += 1
+        # ---- record the trial (root player's view)
+        for k in range(5):
+            res[k] = out[k] - luck[k]
+        res[5] = 2.0 * res[0] - 1.0 + res[1] - res[3] + res[2] - res[4]
+        res[6] = 0.0 if money else _outcome_mwc(res, stakes)
+        res[7] = (cf_final - luck[5]) if cubeful else 0.0
+        for k in range(N_OUTPUTS):
+            sums[k] += res[k]
+            sumsq[k] += res[k] * res[k]
+    return plies

@@ -1,0 +1,194 @@
+"""What a rollout does and what it returns: settings, jobs, partial sums and results.
+
+Work is cut into fixed chunks of :data:`CHUNK` trials; each returns a :class:`Partial`
+(n, sum, sum of squares per output), and partial results are merged in chunk order, never
+averaged, so results do not depend on how the trials were split among processes.
+
+Outputs per trial (:data:`OUTPUTS`): the five cumulative probabilities (gnubg's order),
+cubeless money equity, cubeless match winning chance (match only: the cube at its
+starting value, never turned), and the cubeful value (money: points in units of the
+starting cube; match: match winning chance).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from bgtools.base.errors import BgtoolsError
+from bgtools.core.position import Position
+from bgtools.engine.met import load_met, mwc_after
+
+__all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS"]
+
+#: trials per unit of work (fixed, so that the merge order never depends on the workers)
+CHUNK = 144
+OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity", "mwc",
+           "cubeful")
+N_OUTPUTS = len(OUTPUTS)
+
+
+class RolloutError(BgtoolsError, ValueError):
+    """A position or setting that cannot be rolled out."""
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """What a rollout does.  ``truncate``: stop after that many half-moves (0 = play to the
+    end) and evaluate statically; ``bearoff_truncation``: stop once both sides fit the
+    two-sided bear-off database (exact there); ``prune``: candidates checked at 1 ply."""
+
+    trials: int = 1296
+    seed: int = 1
+    ply: int = 0
+    cubeful: bool = False
+    truncate: int = 0
+    variance_reduction: bool = False
+    bearoff_truncation: bool = True
+    prune: int = 4
+
+    def __post_init__(self) -> None:
+        if self.trials < 1:
+            raise RolloutError(f"trials must be at least 1, got {self.trials}")
+        if not 0 <= self.seed < 2**63:
+            raise RolloutError(f"seed must be between 0 and 2**63 - 1, got {self.seed}")
+        if self.ply not in (0, 1):
+            raise RolloutError(f"checker play at {self.ply} ply is not supported: use 0 or 1")
+        if self.truncate < 0:
+            raise RolloutError(f"truncate must be 0 (none) or a number of half-moves, got {self.truncate}")
+        if self.prune < 1:
+            raise RolloutError(f"prune must be at least 1, got {self.prune}")
+
+    def key(self) -> dict:
+        """The settings as written into output records (resume compares these)."""
+        return {"trials": self.trials, "seed": self.seed, "ply": self.ply, "cubeful": self.cubeful,
+                "truncate": self.truncate, "vr": self.variance_reduction,
+                "bearoff_truncation": self.bearoff_truncation}
+
+    def chunks(self) -> list[tuple[int, int]]:
+        """(first trial, count) of each unit of work, in merge order."""
+        return [(f, min(CHUNK, self.trials - f)) for f in range(0, self.trials, CHUNK)]
+
+
+@dataclass(frozen=True)
+class Partial:
+    """(n, sum, sum of squares) per output for some trials; merge, never average."""
+
+    n: int
+    sums: np.ndarray
+    sumsq: np.ndarray
+    plies: int = 0
+
+    @classmethod
+    def empty(cls) -> "Partial":
+        return cls(0, np.zeros(N_OUTPUTS), np.zeros(N_OUTPUTS), 0)
+
+    def merge(self, other: "Partial") -> "Partial":
+        return Partial(self.n + other.n, self.sums + other.sums, self.sumsq + other.sumsq, self.plies + other.plies)
+
+    def mean(self) -> np.ndarray:
+        return self.sums / self.n
+
+    def se(self) -> np.ndarray:
+        """Standard errors of the means, sqrt(var / n) (conservative with stratified dice)."""
+        if self.n < 2:
+            return np.full(N_OUTPUTS, math.nan)
+        var = (self.sumsq - self.sums * self.sums / self.n) / (self.n - 1)
+        return np.sqrt(np.maximum(var, 0.0) / self.n)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One position to roll out: the root board (``[1]`` on roll) and its cube/score."""
+
+    board: np.ndarray
+    money: bool = True
+    away: tuple[int, int] = (0, 0)
+    cube: int = 1
+    owner: int = -1  #: -1 centred, 0 the player on roll, 1 his opponent
+    crawford: bool = False
+
+    @classmethod
+    def make(cls, position: Position, state=None) -> "Job":
+        if position.is_game_over():
+            raise RolloutError("the game is over in this position")
+        board = np.ascontiguousarray(position.to_array(), np.int8)
+        if state is None:
+            return cls(board)
+        me = state.player_on_roll
+        owner = -1 if state.cube_owner < 0 else (0 if state.cube_owner == me else 1)
+        if state.is_money:
+            return cls(board, True, (0, 0), state.cube, owner, False)
+        a = state.away
+        away = (a[me], a[1 - me])
+        met = load_met()
+        if min(away) < 1:
+            raise RolloutError(f"the match is over at score {state.score[0]}-{state.score[1]} of {state.match_length}")
+        if max(away) > met.length:
+            raise RolloutError(f"{max(away)}-away is beyond the {met.length}-point match equity table")
+        return cls(board, False, away, state.cube, owner, bool(state.crawford))
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """Means and standard errors of a rollout, from the player on roll's side.
+
+    ``probs``: win, win gammon, win backgammon, lose gammon, lose backgammon (cumulative).
+    ``equity``: cubeless money equity.  ``mwc``: cubeless match winning chance (match
+    only).  ``cubeful_equity``: money points per starting cube, or in a match the
+    normalised money-equivalent of ``mwc_cubeful``.
+    """
+
+    trials: int
+    probs: tuple[float, ...]
+    probs_se: tuple[float, ...]
+    equity: float
+    equity_se: float
+    settings: RolloutSettings
+    cubeful_equity: Optional[float] = None
+    cubeful_equity_se: Optional[float] = None
+    mwc: Optional[float] = None
+    mwc_se: Optional[float] = None
+    mwc_cubeful: Optional[float] = None
+    mwc_cubeful_se: Optional[float] = None
+    plies: int = field(default=0, compare=False)
+
+    @classmethod
+    def from_partial(cls, part: Partial, settings: RolloutSettings, job: Job) -> "RolloutResult":
+        m, s = part.mean(), part.se()
+        f = dict(trials=part.n, probs=tuple(float(v) for v in m[:5]), probs_se=tuple(float(v) for v in s[:5]),
+                 equity=float(m[5]), equity_se=float(s[5]), settings=settings, plies=part.plies)
+        if not job.money:
+            f.update(mwc=float(m[6]), mwc_se=float(s[6]))
+        if settings.cubeful:
+            if job.money:
+                f.update(cubeful_equity=float(m[7]), cubeful_equity_se=float(s[7]))
+            else:
+                met = load_met()
+                lo = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], -job.cube))
+                hi = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], job.cube))
+                scale = 2.0 / (hi - lo)
+                f.update(mwc_cubeful=float(m[7]), mwc_cubeful_se=float(s[7]),
+                         cubeful_equity=float(scale * (m[7] - lo) - 1.0), cubeful_equity_se=float(scale * s[7]))
+        return cls(**f)
+
+    def record(self, evaluator: str = "", digits: int = 6) -> dict:
+        """A JSON-ready dict (settings and evaluator included, floats rounded to ``digits``)."""
+        def r(v):
+            return None if v is None else round(float(v), digits)
+
+        d = dict(self.settings.key())
+        d["evaluator"] = evaluator
+        d["trials"] = self.trials
+        d["probs"] = [r(v) for v in self.probs]
+        d["probs_se"] = [r(v) for v in self.probs_se]
+        d["equity"] = r(self.equity)
+        d["equity_se"] = r(self.equity_se)
+        for name in ("cubeful_equity", "cubeful_equity_se", "mwc", "mwc_se", "mwc_cubeful", "mwc_cubeful_se"):
+            v = getattr(self, name)
+            if v is not None:
+                d[name] = r(v)
+        return d
