@@ -292,3 +292,15 @@ def test_a_bad_weights_file_and_an_id_less_csv_are_one_line_errors(tmp_path):
     csv_file = tmp_path / "x.csv"
     csv_file.write_text("game,move\n1,8/5 6/5\n")
     one_line_error(runner.invoke(app, ["rollout", "--input", str(csv_file)]), 2, "x.csv", "'position_id'")
+
+
+def test_rollout_of_one_trial_writes_json_and_csv_without_nan(tmp_path):
+    """A standard error of one trial is not a number: null in JSON, an empty CSV cell."""
+    r = runner.invoke(app, ["rollout", OPENING, "--trials", "1", "--json", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert "NaN" not in r.stdout and json.loads(r.stdout)["equity_se"] is None
+    out = tmp_path / "r.csv"
+    r = runner.invoke(app, ["rollout", OPENING, "--trials", "1", "-o", str(out), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "nan" not in text.lower() and ",," in text

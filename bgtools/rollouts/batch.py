@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from bgtools.base import jsonout
+from bgtools.base.jsonout import csv_cell
 from bgtools.rollouts.settings import OUTPUTS, RolloutError, RolloutSettings
 
 __all__ = ["read_id_file", "OutputFile", "CSV_COLUMNS", "json_scalar"]
@@ -51,19 +53,18 @@ def _flat(label: str, rec: dict) -> dict:
     for k, v in rec.items():
         if k == "probs":
             for name, x in zip(OUTPUTS[:5], v):
-                row[name] = repr(x)
+                row[name] = csv_cell(x)
         elif k == "probs_se":
             for name, x in zip(OUTPUTS[:5], v):
-                row[f"{name}_se"] = repr(x)
+                row[f"{name}_se"] = csv_cell(x)
         elif k in row:
-            row[k] = v if isinstance(v, str) else json_scalar(v)
+            row[k] = v if isinstance(v, str) else (csv_cell(v) if isinstance(v, float) else json_scalar(v))
     return row
 
 
 def json_scalar(v) -> str:
-    import json
-
-    return json.dumps(v)
+    """JSON text of a value; a standard error of one trial (NaN) is null, never ``NaN``."""
+    return jsonout.dumps(v)
 
 
 class OutputFile:

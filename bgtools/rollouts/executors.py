@@ -102,8 +102,11 @@ class _Pool:
         import multiprocessing as mp
 
         self._cf = cf
+        from bgtools.base.workers import pool_options
+
+        # workers end when this process dies, even by kill -9
         self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                                           initializer=_init_worker, initargs=(weights,))
+                                           **pool_options(_init_worker, weights))
 
     def submit(self, job, settings, first, count):
         return self.pool.submit(run_chunk, job, settings, first, count, None)
