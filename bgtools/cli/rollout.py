@@ -31,6 +31,24 @@ def _print_rollout(label: str, r, evaluator: str) -> None:
         typer.echo(f"  cubeful MWC     {100 * r.mwc_cubeful:.2f}% ±{100 * r.mwc_cubeful_se:.2f}")
 
 
+def _cube_decisions(batch, settings, net, workers: int, dask, as_json: bool) -> None:
+    from bgtools.rollouts.cuberollout import cube_rollout_job
+
+    for label, job in zip(batch.labels, batch.jobs):
+        r = cube_rollout_job(job, settings, net, workers, dask)
+        if as_json:
+            typer.echo(jsonout.dumps({"id": label, **r.to_dict()}))
+            continue
+        typer.echo(f"{label}  cube decision by rollout, {r.trials} trials per branch, seed {settings.seed}")
+        if r.double_take is None:
+            typer.echo(f"  no double {r.no_double:+.4f} ±{r.no_double_se:.4f}; no cube action available")
+            continue
+        typer.echo(f"  No double     {r.no_double:+.4f} ±{r.no_double_se:.4f}")
+        typer.echo(f"  Double, take  {r.double_take:+.4f} ±{r.double_take_se:.4f}")
+        typer.echo(f"  Double, pass  {r.double_pass:+.4f}")
+        typer.echo(f"  Proper cube action: {r.action}")
+
+
 def _progress(total_games: int, positions: int):
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -83,6 +101,8 @@ def rollout(
     weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
                                                    help="Network weights (.npz) instead of the shipped net.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines on stdout instead of text.")] = False,
+    cube_decision: Annotated[bool, typer.Option("--cube-decision", help="Roll out both cube branches (no double, "
+                                                "double/take) and give the proper cube action (cubeful).")] = False,
 ) -> None:
     """Roll out positions: probabilities, cubeless/cubeful equity and match winning chances, with standard errors."""
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
@@ -113,6 +133,9 @@ def rollout(
         raise fail(str(e))
     for label in batch.rolled:
         note(f"{label}: ignoring the rolled dice: a rollout starts before the roll")
+    if cube_decision:
+        _cube_decisions(batch, settings, net, n or os.cpu_count() or 1, dask, as_json)
+        return
     progress, on_chunk, on_position = _progress(len(run.todo) * trials, len(run.todo))
     try:
         with progress:
