@@ -91,7 +91,8 @@ def hint(
     jacoby: Annotated[Optional[bool], typer.Option("--jacoby/--no-jacoby", help=JACOBY_HELP)] = None,
     beavers: Annotated[Optional[bool], typer.Option("--beavers/--no-beavers", help=BEAVERS_HELP)] = None,
 ) -> None:
-    """Rank the legal plays of a roll by cubeless equity, best first, with the difference to the best;
+    """Rank the legal plays of a roll best first (money: cubeless equity; at a match score: cubeful equity at
+    that score), with the difference to the best;
     with no dice (and none in the ID), the cube decision before the roll."""
     from bgtools.core.matchstate import parse_any_id
 
@@ -118,13 +119,22 @@ def hint(
                 _print_assessment(parts[0], a, ply)
             return
         d = rolled
-        ranked = rank_plays(pos, d, ply, ev)
+        if ms is not None and not ms.is_money:  # at a match score gammons count as the score says
+            from bgtools.engine.scoreplay import rank_plays_at_score
+
+            ranked = rank_plays_at_score(pos, d, ms, ply, ev)
+            a = ms.away
+            me = ms.player_on_roll
+            equity_at = f"{ms.match_length}-point match, {a[me]}-away {a[1 - me]}-away"
+        else:
+            ranked = rank_plays(pos, d, ply, ev)
+            equity_at = "money, cubeless"
         if as_json:
             typer.echo(jsonout.dumps({"id": parts[0], "dice": f"{d[0]}{d[1]}",
-                                   "evaluator": f"{ev.name} {ev.version}",
+                                   "evaluator": f"{ev.name} {ev.version}", "equity_at": equity_at,
                                    "plays": [r.to_dict() for r in ranked]}))
             return
-        typer.echo(f"{parts[0]} {d[0]}{d[1]}  ({ev.name} {ev.version})")
+        typer.echo(f"{parts[0]} {d[0]}{d[1]}  ({ev.name} {ev.version}; equity: {equity_at})")
         if not ranked:
             typer.echo("  (no legal play)")
         for i, r in enumerate(ranked, start=1):

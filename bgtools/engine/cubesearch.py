@@ -114,6 +114,12 @@ class CubeSearch:
         mine = -theirs if info.money else 1.0 - theirs
         return (mine.reshape(len(boards), 21) * _WEIGHTS).sum(axis=1)
 
+    def node_from_probs(self, boards: np.ndarray, probs: np.ndarray, info: CubeInfo) -> np.ndarray:
+        """:meth:`node` at depth 0 with given probabilities for the player on roll of ``boards``
+        (e.g. from a deeper cubeless evaluation)."""
+        self._static[np.ascontiguousarray(boards, np.int8).tobytes()] = np.asarray(probs, np.float64)
+        return self.node(np.ascontiguousarray(boards, np.int8), info, 0)
+
     def double_take(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
         return self.no_double(boards, _doubled(info), depth)
 
