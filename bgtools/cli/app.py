@@ -84,10 +84,13 @@ def main_options(
 for _name, _fn in (("show", positions.show), ("moves", positions.moves), ("board", positions.board),
                    ("check", matches.check), ("convert", matches.convert), ("export", matches.export),
                    ("eval", engine.eval_cmd), ("hint", engine.hint), ("rollout", rollout.rollout),
-                   ("annotate", analysis.annotate), ("report", analysis.report), ("train", train.train)):
+                   ("annotate", analysis.annotate), ("report", analysis.report)):
     app.command(_name, cls=Command)(_fn)
 engine.bearoff_app.registered_commands[0].cls = Command
 app.add_typer(engine.bearoff_app, name="bearoff", cls=Group)
+for _cmd in train.train_app.registered_commands:
+    _cmd.cls = Command
+app.add_typer(train.train_app, name="train", cls=Group)
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
-"""``train``: TD(lambda) self-play training of the neural evaluator."""
+"""``train``: TD(lambda) self-play training of the neural evaluator (``train --run``), and the
+stages of the supervised pipeline (``train selfplay|label|fit|duel --run``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,16 @@ from typing_extensions import Annotated
 from bgtools.cli.common import fail, os_message
 
 
+train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
+                        "of the supervised pipeline (selfplay, label, fit, duel; see docs/training.md).")
+
+
+@train_app.callback(invoke_without_command=True)
 def train(
-    run: Annotated[str, typer.Option("--run", metavar="FOLDER",
-                                     help="Run folder (ckpt.npz, best.npz, log.csv); resumed if it exists.")],
+    ctx: typer.Context,
+    run: Annotated[Optional[str], typer.Option("--run", metavar="FOLDER",
+                                               help="TD run folder (ckpt.npz, best.npz, log.csv); resumed if it "
+                                               "exists.")] = None,
     games: Annotated[int, typer.Option("--games", help="Total games of the run.")] = 1_000_000,
     hidden: Annotated[str, typer.Option("--hidden", metavar="C,R,R",
                                         help="Hidden units of the contact,crashed,race nets.")] = "128,64,64",
@@ -30,7 +38,11 @@ def train(
                                                 help="Start a new run from these weights (.npz; their "
                                                 "game count carries on, e.g. a later stage with a lower rate).")] = None,
 ) -> None:
-    """Train the neural evaluator by seeded TD(lambda) self-play (resumable)."""
+    """Train the neural evaluator by seeded TD(lambda) self-play (resumable), or run a pipeline stage."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if run is None:
+        raise fail("give --run FOLDER (TD training) or a stage: selfplay, label, fit, duel (see --help)")
     from bgtools.training.train import TrainConfig, train_run
 
     try:
@@ -63,3 +75,88 @@ def train(
         train_run(run, cfg, echo=typer.echo, init=init)
     except OSError as e:
         raise fail(f"{e.filename or run}: {os_message(e)}")
+
+
+RUN_HELP = "Pipeline run folder (data/ under it is regenerated from the seeds; logs and manifests beside)."
+
+
+def _stage(fn, run: str, cfg) -> None:
+    from bgtools.base.errors import BgtoolsError
+
+    if Path(run).exists() and not Path(run).is_dir():
+        raise fail(f"--run {run}: is a file; give a folder")
+    try:
+        fn(run, cfg, echo=typer.echo)
+    except BgtoolsError as e:
+        raise fail(str(e))
+    except OSError as e:
+        raise fail(f"{e.filename or run}: {os_message(e)}")
+
+
+@train_app.command("selfplay")
+def selfplay(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    positions: Annotated[int, typer.Option("--positions", help="Positions to record.")] = 50_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games (game g uses seed*10**9+g).")] = 1,
+    weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
+                                                   help="The playing net (default: the shipped one).")] = None,
+    explore: Annotated[float, typer.Option("--explore", help="Chance that a turn takes a near-best play, 0 to 1.")] = 0.1,
+    margin: Annotated[float, typer.Option("--margin", help="Equity window of those plays.")] = 0.04,
+) -> None:
+    """Seeded self-play with exploration: positions for the next generation (resumable)."""
+    from bgtools.training.pipeline import SelfplayConfig, run_selfplay
+
+    if positions < 1 or not 0 <= explore <= 1 or margin < 0:
+        raise fail("--positions must be positive, --explore 0 to 1, --margin 0 or more")
+    _stage(run_selfplay, run, SelfplayConfig(positions=positions, seed=seed, weights=weights, explore=explore,
+                                             margin=margin))
+
+
+@train_app.command("label")
+def label(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    ply: Annotated[int, typer.Option("--ply", help="Search depth of the targets, 0 to 2.")] = 1,
+    weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
+                                                   help="The labelling net (default: the shipped one).")] = None,
+) -> None:
+    """Targets for the self-play positions from our own search (resumable, in chunks)."""
+    from bgtools.training.pipeline import LabelConfig, run_label
+
+    if not 0 <= ply <= 2:
+        raise fail(f"--ply {ply}: use 0 to 2")
+    _stage(run_label, run, LabelConfig(ply=ply, weights=weights))
+
+
+@train_app.command("fit")
+def fit(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    init: Annotated[Optional[str], typer.Option("--init", metavar="FILE",
+                                                help="The net to start from (default: the shipped one).")] = None,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.")] = 8,
+    batch: Annotated[int, typer.Option("--batch", help="Mini-batch size.")] = 256,
+    lr: Annotated[float, typer.Option("--lr", help="Adam's learning rate.")] = 3e-4,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the split and the order.")] = 1,
+) -> None:
+    """Supervised fit of the net to the labels (cross-entropy, Adam); writes fit.npz (resumable)."""
+    from bgtools.training.pipeline import FitConfig, run_fit
+
+    if epochs < 1 or batch < 1 or not 0 < lr < 1:
+        raise fail("--epochs and --batch must be positive, --lr between 0 and 1")
+    _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed))
+
+
+@train_app.command("duel")
+def duel(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    a: Annotated[Optional[str], typer.Option("--a", metavar="FILE", help="Net A (default: the run's fit.npz).")] = None,
+    b: Annotated[Optional[str], typer.Option("--b", metavar="FILE", help="Net B (default: the shipped net).")] = None,
+    games: Annotated[int, typer.Option("--games", help="Duplicate-dice games (pairs count twice).")] = 2_000,
+    seed: Annotated[int, typer.Option("--seed", help="Dice seed.")] = 1,
+    ply: Annotated[int, typer.Option("--ply", help="Checker play, 0 or 1 ply.")] = 0,
+) -> None:
+    """Head to head, cubeless money, duplicate dice: net A's points per game against net B, 95 % interval."""
+    from bgtools.training.pipeline import DuelConfig, run_duel
+
+    if games < 2 or ply not in (0, 1):
+        raise fail("--games must be 2 or more and --ply 0 or 1")
+    _stage(run_duel, run, DuelConfig(a=a, b=b, games=games, seed=seed, ply=ply))

@@ -1,0 +1,185 @@
+"""Supervised fitting of the nets to targets, in NumPy: cross-entropy, Adam, mini-batches.
+
+Each position goes to its class's net (contact, crashed, race; finished games are dropped),
+inputs from :func:`bgtools.engine.features.encode_batch`.  The loss of a position is the
+binary cross-entropy of each of the five sigmoid outputs against its target, summed over the
+outputs; the net is the one :mod:`bgtools.engine.nn` evaluates (one sigmoid hidden layer; the
+exact logistic here, the kernels' tabulated one agrees to 1e-5).
+
+Everything is seeded: the validation split from ``seed``, the order of epoch ``e`` from
+``(seed, e)``, so a fit stopped after an epoch and resumed from its checkpoint ends with the
+same weights as one that ran through.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+import numpy as np
+
+from bgtools.engine.features import N_INPUTS, encode_batch
+from bgtools.engine.nn import Weights
+
+__all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights"]
+
+_EPS = 1e-7
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    """Adam on mini-batches; ``val_frac`` of the positions held out (by position, seeded)."""
+
+    epochs: int = 8
+    batch: int = 256
+    lr: float = 3e-4
+    beta1: float = 0.9
+    beta2: float = 0.999
+    val_frac: float = 0.05
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class FitData:
+    """Inputs and targets split by net class: ``x[c]`` float32[n_c, inputs_c], ``t[c]`` [n_c, 5]."""
+
+    x: tuple[np.ndarray, ...]
+    t: tuple[np.ndarray, ...]
+
+    def rows(self) -> int:
+        return int(sum(a.shape[0] for a in self.x))
+
+
+def prepare(boards: np.ndarray, targets: np.ndarray) -> FitData:
+    """Encode ``boards`` and group them with their ``targets`` by net class."""
+    cls, x = encode_batch(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25))
+    t = np.asarray(targets, np.float32)
+    return FitData(tuple(np.ascontiguousarray(x[cls == c, :N_INPUTS[c]]) for c in range(3)),
+                   tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)))
+
+
+def _sig(v: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(v, -40.0, 40.0)))
+
+
+def _forward(x, W1, b1, W2, b2):
+    h = _sig(x @ W1 + b1)
+    return h, _sig(h @ W2 + b2)
+
+
+def bce_loss(y: np.ndarray, t: np.ndarray) -> float:
+    """Mean over rows of the summed binary cross-entropy of the five outputs."""
+    y = np.clip(y, _EPS, 1.0 - _EPS)
+    return float(-(t * np.log(y) + (1.0 - t) * np.log(1.0 - y)).sum(axis=1).mean())
+
+
+def gradients(x, t, W1, b1, W2, b2):
+    """(loss, [gW1, gb1, gW2, gb2]) of :func:`bce_loss` on one batch (sigmoid outputs: the
+    gradient at the output pre-activation is ``y - t``)."""
+    h, y = _forward(x, W1, b1, W2, b2)
+    d2 = (y - t) / x.shape[0]
+    dh = (d2 @ W2.T) * h * (1.0 - h)
+    return bce_loss(y, t), [x.T @ dh, dh.sum(axis=0), h.T @ d2, d2.sum(axis=0)]
+
+
+def _params(w: Weights) -> list[np.ndarray]:
+    return [np.array(a, np.float32) for c in range(3) for a in (w.W1[c], w.b1[c], w.W2[c], w.b2[c])]
+
+
+def _weights(params: list[np.ndarray], meta: dict) -> Weights:
+    layer = [tuple(np.ascontiguousarray(params[4 * c + j], np.float32) for c in range(3)) for j in range(4)]
+    return Weights(layer[0], layer[1], layer[2], layer[3], dict(meta))
+
+
+def _split(n: int, frac: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    perm = np.random.default_rng([seed, 999_983]).permutation(n)
+    nv = int(round(frac * n))
+    return np.sort(perm[nv:]), np.sort(perm[:nv])
+
+
+def _val_loss(params, data: FitData, val) -> tuple[float, float]:
+    """Validation cross-entropy and mean |equity error| over all held-out rows."""
+    tot, err, n = 0.0, 0.0, 0
+    for c in range(3):
+        idx = val[c]
+        if idx.size == 0:
+            continue
+        _, y = _forward(data.x[c][idx], *params[4 * c:4 * c + 4])
+        t = data.t[c][idx]
+        tot += bce_loss(y, t) * idx.size
+        eq = lambda p: 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]  # noqa: E731
+        err += float(np.abs(eq(y) - eq(t)).sum())
+        n += idx.size
+    return (tot / n, err / n) if n else (float("nan"), float("nan"))
+
+
+def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSettings(),
+                ckpt: Optional[str | Path] = None, log: Optional[Callable[[dict], None]] = None,
+                max_epochs: Optional[int] = None) -> Weights:
+    """Fit ``init`` to ``data``; return the weights of the epoch with the lowest validation loss
+    (epoch 0 = ``init`` itself, so a fit never returns worse held-out loss than it started from).
+
+    ``ckpt``: a file written after every epoch (weights, Adam moments, best so far) and resumed
+    from when present.  ``log(row)`` gets one dict per epoch (epoch, train_loss, val_loss,
+    val_equity_mae, seconds).  ``max_epochs``: stop after that many new epochs (to test resumes).
+    """
+    s = settings
+    split = [_split(data.x[c].shape[0], s.val_frac, s.seed + c) for c in range(3)]
+    train = [sp[0] for sp in split]
+    val = [sp[1] for sp in split]
+    params = _params(init)
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    step, epoch = 0, 0
+    best_params, best_loss = [p.copy() for p in params], _val_loss(params, data, val)[0]
+    if ckpt is not None and Path(ckpt).is_file():
+        with np.load(ckpt, allow_pickle=False) as z:
+            params = [z[f"p{i}"] for i in range(12)]
+            m = [z[f"m{i}"] for i in range(12)]
+            v = [z[f"v{i}"] for i in range(12)]
+            best_params = [z[f"best{i}"] for i in range(12)]
+            step, epoch, best_loss = int(z["step"]), int(z["epoch"]), float(z["best_loss"])
+    elif log is not None:
+        vl, vm = _val_loss(params, data, val)
+        log({"epoch": 0, "train_loss": float("nan"), "val_loss": vl, "val_equity_mae": vm, "seconds": 0.0})
+    new = 0
+    while epoch < s.epochs and (max_epochs is None or new < max_epochs):
+        t0 = time.perf_counter()
+        rng = np.random.default_rng([s.seed, epoch])
+        batches = [(c, train[c][rng.permutation(train[c].size)]) for c in range(3)]
+        order = [(c, lo) for c, idx in batches for lo in range(0, idx.size, s.batch)]
+        tot, rows = 0.0, 0
+        for j in rng.permutation(len(order)):
+            c, lo = order[j]
+            idx = batches[c][1][lo:lo + s.batch]
+            x, t = data.x[c][idx], data.t[c][idx]
+            loss, grads = gradients(x, t, *params[4 * c:4 * c + 4])
+            tot += loss * idx.size
+            rows += idx.size
+            step += 1
+            for q, g in enumerate(grads):
+                i = 4 * c + q
+                m[i] = s.beta1 * m[i] + (1 - s.beta1) * g
+                v[i] = s.beta2 * v[i] + (1 - s.beta2) * g * g
+                mh = m[i] / (1 - s.beta1 ** step)
+                vh = v[i] / (1 - s.beta2 ** step)
+                params[i] = (params[i] - s.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+        epoch += 1
+        new += 1
+        vl, vm = _val_loss(params, data, val)
+        if vl < best_loss:
+            best_loss, best_params = vl, [p.copy() for p in params]
+        if log is not None:
+            log({"epoch": epoch, "train_loss": tot / max(rows, 1), "val_loss": vl, "val_equity_mae": vm,
+                 "seconds": round(time.perf_counter() - t0, 2)})
+        if ckpt is not None:
+            extra = {f"{k}{i}": a for k, arrs in (("p", params), ("m", m), ("v", v), ("best", best_params))
+                     for i, a in enumerate(arrs)}
+            tmp = Path(str(ckpt) + ".tmp.npz")
+            np.savez(tmp, step=np.int64(step), epoch=np.int64(epoch), best_loss=np.float64(best_loss), **extra)
+            tmp.replace(ckpt)
+    meta = dict(init.meta)
+    meta.update({"fit_epochs": epoch, "fit_val_loss": best_loss, "fit_rows": data.rows()})
+    return _weights(best_params, meta)

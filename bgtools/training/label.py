@@ -1,0 +1,77 @@
+"""Targets for supervised training: our own net searched deeper (1 ply by default).
+
+``label_boards`` values positions with :func:`bgtools.engine.evaluation.evaluate_boards` at
+``ply`` around a :class:`~bgtools.engine.nn.NeuralEvaluator`: finished games and positions in
+bgtools' own bear-off databases exact, everything else averaged over the 21 rolls of the best
+0-ply reply.  No value from any other program enters.  ``label_chunks`` does it chunk by chunk
+into part files so that a stopped run resumes where it stopped and ends identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Callable, Optional
+
+import numpy as np
+
+from bgtools.engine.evaluation import evaluate_boards
+from bgtools.engine.nn import NeuralEvaluator, Weights
+from bgtools.training.datasets import part_path, save_npz
+
+__all__ = ["label_boards", "label_chunks"]
+
+
+def label_boards(boards: np.ndarray, weights: Weights, ply: int = 1, batch: int = 512) -> np.ndarray:
+    """float32[n, 5] targets for int8[n, 2, 25] boards (player on roll ``[1]``), in batches."""
+    ev = NeuralEvaluator(weights)
+    b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+    out = np.empty((b.shape[0], 5), np.float32)
+    for lo in range(0, b.shape[0], batch):
+        out[lo:lo + batch] = evaluate_boards(b[lo:lo + batch], ply, ev)
+    return out
+
+
+def _tag(a: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
+
+
+def _part_matches(path: Path, boards: np.ndarray) -> bool:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return str(z["boards_sha256"]) == _tag(boards) and z["targets"].shape[0] == boards.shape[0]
+    except (OSError, KeyError, ValueError, EOFError):
+        return False
+
+
+def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: int = 1, chunk: int = 5000,
+                 max_chunks: Optional[int] = None,
+                 progress: Optional[Callable[[int, int, int], None]] = None) -> int:
+    """Label ``boards`` into ``folder/part-NNNNN.npz`` (``targets``, ``index`` of the first row,
+    ``boards_sha256`` of the rows labelled).
+
+    A part already there is kept when it was made from the same rows (resume; also when the
+    data set grew: only new or changed chunks are labelled), else labelled again.  At most
+    ``max_chunks`` parts are (re)labelled (None: all).  ``progress(k, rows, n_parts)`` is called
+    after each.  Returns the number of parts that match ``boards``; the labelling is done when
+    it equals ``ceil(n / chunk)``.
+    """
+    n = boards.shape[0]
+    n_parts = (n + chunk - 1) // chunk
+    new = 0
+    good = 0
+    for k in range(n_parts):
+        lo = k * chunk
+        rows = boards[lo:lo + chunk]
+        if _part_matches(part_path(folder, k), rows):
+            good += 1
+            continue
+        if max_chunks is not None and new >= max_chunks:
+            continue
+        t = label_boards(rows, weights, ply)
+        save_npz(part_path(folder, k), targets=t, index=np.array([lo], np.int64), boards_sha256=np.array(_tag(rows)))
+        new += 1
+        good += 1
+        if progress is not None:
+            progress(k, t.shape[0], n_parts)
+    return good

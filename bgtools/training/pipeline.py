@@ -1,0 +1,238 @@
+"""The supervised pipeline as stages over a run folder: selfplay -> label -> fit -> duel.
+
+Each stage takes the run folder and its config dataclass, writes ``<stage>.log.csv`` (one
+row per chunk or epoch) and ``<stage>.manifest.json`` (the settings, seed, seconds and
+results) in the folder, and resumes when run again with the same settings (a changed setting
+is refused rather than mixed into old data).  Data go under ``<run>/data/`` (git-ignored,
+regenerated from the seeds); the fitted net is ``<run>/fit.npz``.
+
+=========  ==================================  =======================================
+stage      reads                               writes
+=========  ==================================  =======================================
+selfplay   the playing net                     data/selfplay/part-*.npz, data/positions.npz
+label      data/positions.npz, the labelling   data/labels/part-*.npz, data/labelled.npz
+           net
+fit        data/labelled.npz, the start net    data/fit_ckpt.npz, fit.npz
+duel       two nets                            duel.manifest.json (ppg, 95 % interval)
+=========  ==================================  =======================================
+
+``weights`` fields are paths to ``.npz`` nets; None means the shipped net.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+import numpy as np
+
+from bgtools.base.errors import BgtoolsError
+from bgtools.base.fileio import atomic_write
+from bgtools.engine.networks import load_weights
+from bgtools.engine.nn import Weights
+from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
+                                       write_manifest)
+from bgtools.training.duel import duel_weights
+from bgtools.training.fit import FitSettings, fit_weights, prepare
+from bgtools.training.label import label_chunks
+from bgtools.training.selfplay import selfplay_games
+
+__all__ = ["PipelineError", "SelfplayConfig", "LabelConfig", "FitConfig", "DuelConfig", "run_selfplay",
+           "run_label", "run_fit", "run_duel"]
+
+Echo = Optional[Callable[[str], None]]
+
+
+class PipelineError(BgtoolsError, ValueError):
+    """A stage that cannot run in this folder (missing input, or other settings than before)."""
+
+
+@dataclass(frozen=True)
+class SelfplayConfig:
+    positions: int = 50_000  #: positions to record (the data set is cut to exactly this many)
+    seed: int = 1
+    weights: Optional[str] = None  #: the playing net
+    explore: float = 0.1  #: chance a turn takes a play within ``margin`` instead of the best
+    margin: float = 0.04  #: equity window of exploring plays
+    chunk_games: int = 200  #: games per part file
+
+
+@dataclass(frozen=True)
+class LabelConfig:
+    ply: int = 1
+    weights: Optional[str] = None  #: the labelling net
+    chunk: int = 5_000  #: positions per part file
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    init: Optional[str] = None  #: the net to start from
+    epochs: int = 8
+    batch: int = 256
+    lr: float = 3e-4
+    val_frac: float = 0.05
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class DuelConfig:
+    a: Optional[str] = None  #: None: ``<run>/fit.npz``
+    b: Optional[str] = None  #: None: the shipped net
+    games: int = 2_000
+    seed: int = 1
+    ply: int = 0
+
+
+def _weights_tag(path: Optional[str]) -> str:
+    if path is None:
+        return "shipped:" + str(load_weights(None).meta.get("version", "?"))
+    try:
+        return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    except OSError:
+        load_weights(path)  # raises the one-line WeightsFileError
+        raise
+
+
+def _array_tag(a: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
+
+
+def _claim(folder: Path, key: dict, advice: str = "use a new run folder", may_replace: bool = False) -> None:
+    """Record the settings a parts folder is made with; refuse to resume with other ones
+    (unless ``may_replace``: nothing made with the old ones is left)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    f = folder / "settings.json"
+    text = json.dumps(key, sort_keys=True)
+    if f.is_file():
+        old = f.read_text(encoding="utf-8").strip()
+        if old != text and not may_replace:
+            raise PipelineError(f"{folder}: made with other settings ({old}); {advice}")
+        if old == text:
+            return
+    atomic_write(f, text + "\n")
+
+
+def _say(echo: Echo, msg: str) -> None:
+    if echo is not None:
+        echo(msg)
+
+
+def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: Echo = None,
+                 max_chunks: Optional[int] = None) -> Optional[dict]:
+    """Self-play until ``cfg.positions`` are recorded; then write ``data/positions.npz``.
+
+    Returns the manifest when done, None when stopped early by ``max_chunks`` (new parts).
+    """
+    run = Path(run)
+    t0 = time.time()
+    parts = run / "data" / "selfplay"
+    key = {k: v for k, v in asdict(cfg).items() if k != "positions"}  # more positions = more parts
+    key["weights"] = _weights_tag(cfg.weights)
+    _claim(parts, key)
+    w = load_weights(cfg.weights)
+    k = completed_parts(parts)
+    total = sum(int(load_npz(part_path(parts, j), "game")["game"].size) for j in range(k))
+    new = 0
+    while total < cfg.positions:
+        if max_chunks is not None and new >= max_chunks:
+            return None
+        t1 = time.perf_counter()
+        d = selfplay_games(w, k * cfg.chunk_games, cfg.chunk_games, cfg.seed, cfg.explore, cfg.margin)
+        save_npz(part_path(parts, k), **d)
+        dt = time.perf_counter() - t1
+        total += d["game"].size
+        append_log(run / "selfplay.log.csv", {"part": k, "games": (k + 1) * cfg.chunk_games,
+                                              "positions": total, "explored": int(d["explored"].sum()),
+                                              "seconds": round(dt, 2), "positions_per_s": round(d["game"].size / dt)})
+        _say(echo, f"selfplay part {k}: {total} positions")
+        k += 1
+        new += 1
+    data = join_parts(parts, k, cfg.positions)
+    save_npz(run / "data" / "positions.npz", **data)
+    return write_manifest(run / "selfplay.manifest.json", "selfplay", asdict(cfg), t0, parts=k,
+                          positions=int(data["boards"].shape[0]), explored=int(data["explored"].sum()),
+                          games=int(data["game"].max()) + 1, weights=key["weights"],
+                          boards_sha256=_array_tag(data["boards"]))
+
+
+def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = None,
+              max_chunks: Optional[int] = None) -> Optional[dict]:
+    """Label ``data/positions.npz`` with the net at ``cfg.ply``; then write ``data/labelled.npz``."""
+    run = Path(run)
+    t0 = time.time()
+    src = run / "data" / "positions.npz"
+    if not src.is_file():
+        raise PipelineError(f"{src}: no positions; run the selfplay stage first")
+    boards = load_npz(src, "boards")["boards"]
+    parts = run / "data" / "labels"
+    key = {**asdict(cfg), "weights": _weights_tag(cfg.weights)}  # each part checks its own rows
+    _claim(parts, key)
+    w = load_weights(cfg.weights)
+    n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
+    clock = [time.perf_counter()]
+
+    def progress(k: int, rows: int, n: int) -> None:
+        dt = time.perf_counter() - clock[0]
+        clock[0] = time.perf_counter()
+        append_log(run / "label.log.csv", {"part": k, "rows": rows, "of_parts": n, "seconds": round(dt, 2),
+                                           "positions_per_s": round(rows / max(dt, 1e-9), 1)})
+        _say(echo, f"label part {k + 1}/{n}")
+
+    done = label_chunks(boards, w, parts, cfg.ply, cfg.chunk, max_chunks, progress)
+    if done < n_parts:
+        return None
+    targets = join_parts(parts, n_parts)["targets"]
+    save_npz(run / "data" / "labelled.npz", boards=boards, targets=targets)
+    return write_manifest(run / "label.manifest.json", "label", asdict(cfg), t0, positions=int(boards.shape[0]),
+                          weights=key["weights"], targets_sha256=_array_tag(targets))
+
+
+def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
+            max_epochs: Optional[int] = None) -> Optional[dict]:
+    """Fit the start net to ``data/labelled.npz``; write ``fit.npz`` (the best epoch by held-out loss)."""
+    run = Path(run)
+    t0 = time.time()
+    src = run / "data" / "labelled.npz"
+    if not src.is_file():
+        raise PipelineError(f"{src}: no labelled positions; run the label stage first")
+    d = load_npz(src, "boards", "targets")
+    data = prepare(d["boards"], d["targets"])
+    init = load_weights(cfg.init)
+    settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed)
+    ckpt = run / "data" / "fit_ckpt.npz"
+    _claim(run / "data" / "fit", {**asdict(cfg), "init": _weights_tag(cfg.init),
+                                  "labels": _array_tag(d["targets"])}, f"delete {ckpt} or use a new run folder",
+           may_replace=not ckpt.exists())
+
+    def log(row: dict) -> None:
+        append_log(run / "fit.log.csv", row)
+        _say(echo, "fit " + ", ".join(f"{k} {v:.5g}" for k, v in row.items()))
+
+    w = fit_weights(init, data, settings, ckpt, log, max_epochs)
+    if int(w.meta["fit_epochs"]) < cfg.epochs:
+        return None
+    meta = dict(w.meta)
+    meta.update({"name": "bgtools-nn", "version": f"{run.name}-fit", "parent": _weights_tag(cfg.init)})
+    out = Weights(w.W1, w.b1, w.W2, w.b2, meta)
+    out.save(run / "fit.npz")
+    return write_manifest(run / "fit.manifest.json", "fit", asdict(cfg), t0, rows=data.rows(),
+                          val_loss=float(meta["fit_val_loss"]), weights=_weights_tag(str(run / "fit.npz")))
+
+
+def run_duel(run: str | Path, cfg: DuelConfig = DuelConfig(), echo: Echo = None) -> dict:
+    """Net A (default ``<run>/fit.npz``) against net B (default shipped): ppg and 95 % interval."""
+    run = Path(run)
+    t0 = time.time()
+    a_path = cfg.a if cfg.a is not None else str(run / "fit.npz")
+    a, b = load_weights(a_path), load_weights(cfg.b)
+    r = duel_weights(a, b, cfg.games, cfg.seed, cfg.ply)
+    run.mkdir(parents=True, exist_ok=True)
+    append_log(run / "duel.log.csv", {"a": a_path, "b": cfg.b or "shipped", "seed": cfg.seed, "ply": cfg.ply,
+                                      **r.to_dict()})
+    _say(echo, f"duel {a_path} vs {cfg.b or 'shipped'}: {r}")
+    return write_manifest(run / "duel.manifest.json", "duel", asdict(cfg), t0, a=_weights_tag(a_path),
+                          b=_weights_tag(cfg.b), result=r.to_dict())
