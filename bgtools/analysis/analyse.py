@@ -32,7 +32,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 import numba as nb
 import numpy as np
@@ -242,7 +242,7 @@ class _Analyser:
             if played not in keep:
                 keep.append(played)
             if s.ply >= 2:
-                idx = np.array(keep)
+                idx = np.array(keep, np.int64)
                 probs[idx] = invert_probs(self.eval_boards(after[idx], 1))
                 depth[idx] = 1
                 eq1 = equity(probs[idx])
@@ -250,12 +250,12 @@ class _Analyser:
                 keep = [int(idx[i]) for i in o1[:s.keep1] if eq1[i] >= eq1[o1[0]] - s.threshold1]
                 if played not in keep:
                     keep.append(played)
-            idx = np.array(keep)
+            idx = np.array(keep, np.int64)
             probs[idx] = invert_probs(self.eval_boards(after[idx], s.ply))
             depth[idx] = s.ply
         norm, raw = self.after_values(probs, after, c)
-        order = sorted(range(len(plays)), key=lambda i: (-depth[i], -norm[i]))
-        shown = order[:s.max_candidates]
+        ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -norm[i]))
+        shown = ranking[:s.max_candidates]
         if played not in shown:
             shown.append(played)
         cands = tuple(Candidate(plays[i].notation(), tuple(float(v) for v in probs[i]), float(norm[i]),
@@ -322,7 +322,7 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
                         continue
                     pos, state = st.position, st.state
                     c = _Ctx(state, length_ok)
-                    base = dict(row_key=prefix + str(st.index), game=gi + 1, action_index=st.index,
+                    base: dict[str, Any] = dict(row_key=prefix + str(st.index), game=gi + 1, action_index=st.index,
                                 move_number=turn, player=pl, player_name=names[pl], phase=_phase(pos),
                                 position_id=st.position_id, match_id=st.match_id)
                     if s.cube and not first_roll and not doubled_now and length_ok:
@@ -340,7 +340,7 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
                     luck, luck_mwc = an.luck(pos, dice, c, first_roll)
                     first_roll = False
                     dtext = f"{max(dice)}{min(dice)}"
-                    lk = dict(luck=luck, luck_mwc=luck_mwc, luck_class=luck_class(luck))
+                    lk: dict[str, Any] = dict(luck=luck, luck_mwc=luck_mwc, luck_class=luck_class(luck))
                     if st.play is not None and st.legal_plays > 1:
                         cands, pi, n = an.checker(pos, dice, st.play, c)
                         loss = max(0.0, cands[0].equity - cands[pi].equity)
@@ -429,10 +429,10 @@ def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, lengt
         if d.error_class != "none":
             by_phase.setdefault(d.phase, {k: 0 for k in classes})[d.error_class] += 1
     rolls = [d for d in mine if d.kind == "checker" and d.luck is not None]
-    luck = sum(d.luck for d in rolls)
+    luck = float(sum(d.luck or 0.0 for d in rolls))
     from bgtools.core.matchstate import MatchState
 
-    luck_points = sum(d.luck * MatchState.from_match_id(d.match_id, strict=False).cube for d in rolls)
+    luck_points = sum((d.luck or 0.0) * MatchState.from_match_id(d.match_id, strict=False).cube for d in rolls)
     mwc_loss = None
     luck_mwc = None
     if match.length and length_ok:

@@ -231,9 +231,9 @@ class GameSummary:
 
     game: int
     number: int
-    score: tuple[int, int]
-    luck: tuple[float, float]
-    loss: tuple[float, float]
+    score: tuple[int, ...]  #: (player 0, player 1)
+    luck: tuple[float, ...]
+    loss: tuple[float, ...]
     winner: Optional[int]
     points: int
 
@@ -246,7 +246,7 @@ class MatchAnalysis:
     players: tuple[str, str]
     length: int
     decisions: tuple[Decision, ...]
-    players_summary: tuple[PlayerSummary, PlayerSummary]
+    players_summary: tuple[PlayerSummary, ...]  #: player 0, player 1
     games: tuple[GameSummary, ...]
     settings: AnalysisSettings
     evaluator: str

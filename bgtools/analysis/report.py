@@ -34,6 +34,13 @@ tr.played td{background:#fde2dd;font-weight:600}
 """
 
 
+def _phase_cell(phase: str) -> Callable[[Any], str]:
+    """The table cell of one phase's error counts for a player summary."""
+    def cell(s: Any) -> str:
+        return " / ".join(str(s.errors_by_phase.get(phase, {}).get(k, 0)) for k in ("doubtful", "bad", "very bad"))
+    return cell
+
+
 def _f(x: Optional[float], digits: int = 3, sign: bool = True) -> str:
     if x is None:
         return ""
@@ -73,7 +80,7 @@ def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 2
                        f'stroke-dasharray="4 3"/><text x="{x(i) + 3:.1f}" y="{mt + h + 14}" font-size="11" '
                        f'font-family="sans-serif">game {d.game}</text>')
             last_game = d.game
-    win = " ".join(f"{x(i):.1f},{y(d.win_after):.1f}" for i, d in enumerate(pts))
+    win = " ".join(f"{x(i):.1f},{y(d.win_after or 0.0):.1f}" for i, d in enumerate(pts))
     out.append(f'<polyline points="{win}" fill="none" stroke="#2b6cb0" stroke-width="2" class="win-line"/>')
     if any(d.mwc_after is not None for d in pts):
         mwc = " ".join(f"{x(i):.1f},{y(d.mwc_after):.1f}" for i, d in enumerate(pts) if d.mwc_after is not None)
@@ -82,7 +89,7 @@ def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 2
     for i, d in enumerate(pts):
         if d.error_class != "none":
             colour = "#b00020" if d.player == 0 else "#c75000"
-            out.append(f'<circle cx="{x(i):.1f}" cy="{y(d.win_after):.1f}" r="3.5" fill="{colour}">'
+            out.append(f'<circle cx="{x(i):.1f}" cy="{y(d.win_after or 0.0):.1f}" r="3.5" fill="{colour}">'
                        f'<title>game {d.game} move {d.move_number}: {escape(d.player_name)} {d.dice} '
                        f'{escape(d.played)} ({d.error_class}, {d.equity_loss:.3f})</title></circle>')
     name = escape(analysis.players[0])
@@ -114,9 +121,7 @@ def _summary_table(a: MatchAnalysis) -> str:
             ("Luck-adjusted result", lambda s: _f(s.luck_adjusted))]
     for phase in ("contact", "crashed", "race", "bearoff"):
         if any(phase in s.errors_by_phase for s in a.players_summary):
-            rows.append((f"Errors in {phase} positions (doubtful / bad / very bad)",
-                         lambda s, ph=phase: " / ".join(str(s.errors_by_phase.get(ph, {}).get(k, 0))
-                                                        for k in ("doubtful", "bad", "very bad"))))
+            rows.append((f"Errors in {phase} positions (doubtful / bad / very bad)", _phase_cell(phase)))
     head = "".join(f"<th>{escape(s.name)}</th>" for s in a.players_summary)
     body = "".join(f'<tr><td class="l">{escape(label)}</td>' + "".join(f"<td>{fn(s)}</td>" for s in a.players_summary)
                    + "</tr>" for label, fn in rows)

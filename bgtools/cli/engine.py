@@ -123,9 +123,9 @@ def hint(
             from bgtools.engine.scoreplay import rank_plays_at_score
 
             ranked = rank_plays_at_score(pos, d, ms, ply, ev)
-            a = ms.away
+            away = ms.away
             me = ms.player_on_roll
-            equity_at = f"{ms.match_length}-point match, {a[me]}-away {a[1 - me]}-away"
+            equity_at = f"{ms.match_length}-point match, {away[me]}-away {away[1 - me]}-away"
         else:
             ranked = rank_plays(pos, d, ply, ev)
             equity_at = "money, cubeless"

@@ -66,7 +66,7 @@ def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.Be
     """A :class:`Chooser` for ``net``; ``tables`` None: no bear-off databases.
     ``rolls``/``weights`` default to gnubg's order of the 21 rolls."""
     use = tables is not None
-    return Chooser(Net(*net), tables if use else _bo.empty_tables(), use, int(ply), int(prune), bool(stable),
+    return Chooser(Net(*net), tables if tables is not None else _bo.empty_tables(), use, int(ply), int(prune), bool(stable),
                    GNUBG_ROLLS if rolls is None else rolls, GNUBG_ROLL_WEIGHTS if weights is None else weights)
 
 

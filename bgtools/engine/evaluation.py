@@ -28,7 +28,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine import bearoff as _bo
-from bgtools.core.movegen import generate, new_move_buffers
+from bgtools.core.movegen import Play, generate, new_move_buffers
 from bgtools.core.movegen import is_contact as _is_contact
 from bgtools.engine.nn import game_over_probs as _game_over  # finished games scored exactly
 from bgtools.core.position import Position
@@ -445,7 +445,7 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
 class Evaluation:
     """Cubeless evaluation of a position for the player on roll, before his roll."""
 
-    probs: tuple[float, float, float, float, float]
+    probs: tuple[float, ...]  #: win, win gammon, win backgammon, lose gammon, lose backgammon
     equity: float
     ply: int
     evaluator_version: str
@@ -467,8 +467,8 @@ class MoveFilter:
 class RankedPlay:
     """A play with its evaluation for the mover (after the play, before the opponent's roll)."""
 
-    play: object  # bgtools.core.movegen.Play
-    probs: tuple[float, float, float, float, float]
+    play: Play
+    probs: tuple[float, ...]  #: win, win gammon, win backgammon, lose gammon, lose backgammon
     equity: float
     diff: float  #: equity minus the best play's (0 for the best, negative otherwise)
     ply: int  #: the depth it was evaluated at (filtered-out plays keep their 0-ply value)
@@ -511,13 +511,13 @@ def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator:
     depth = np.zeros(len(plays), np.int64)
     if ply > 0:
         order = np.argsort(-eq, kind="stable")
-        keep = [i for i in order[: move_filter.keep] if eq[i] >= eq[order[0]] - move_filter.threshold]
-        keep_idx = np.array(keep, np.int64)
+        keep_idx = np.array([i for i in order[: move_filter.keep] if eq[i] >= eq[order[0]] - move_filter.threshold],
+                            np.int64)
         deep = evaluate_plays(after[keep_idx], ply, ev)
         probs[keep_idx] = deep
         eq[keep_idx] = equity(deep)
         depth[keep_idx] = ply
-    order = sorted(range(len(plays)), key=lambda i: (-depth[i], -eq[i]))
-    best = eq[order[0]]
+    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -eq[i]))
+    best = eq[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(eq[i]), float(eq[i] - best),
-                       int(depth[i])) for i in order]
+                       int(depth[i])) for i in ranking]

@@ -87,7 +87,8 @@ class Weights:
         return Net(self.W1, self.b1, self.W2, self.b2)
 
     def copy(self) -> "Weights":
-        return Weights(*(tuple(a.copy() for a in t) for t in self.arrays()), meta=dict(self.meta))
+        W1, b1, W2, b2 = (tuple(a.copy() for a in t) for t in self.arrays())
+        return Weights(W1, b1, W2, b2, meta=dict(self.meta))
 
     def save(self, path: str | Path, **extra: np.ndarray) -> None:
         """Write an ``.npz`` (float32 layers, JSON ``meta``, plus any ``extra`` arrays)."""
@@ -99,7 +100,7 @@ class Weights:
         d.update(extra)
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, **d)
+        np.savez_compressed(tmp, **d)  # type: ignore[arg-type]  # numpy's stub types **kwds loosely
         tmp.replace(path)
 
     @classmethod

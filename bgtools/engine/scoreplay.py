@@ -75,7 +75,7 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
         w = float(mwc_after(met.pre, met.post, info.away[0], info.away[1], info.cube))
         lo = float(mwc_after(met.pre, met.post, info.away[0], info.away[1], -info.cube))
         value = 2.0 * ((1.0 - theirs) - 0.5 * (w + lo)) / ((w - lo) or 1.0)
-    order = sorted(range(len(plays)), key=lambda i: (-depth[i], -value[i]))
-    best = value[order[0]]
+    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -value[i]))
+    best = value[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(value[i]), float(value[i] - best),
-                       int(depth[i])) for i in order]
+                       int(depth[i])) for i in ranking]

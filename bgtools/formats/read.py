@@ -185,7 +185,7 @@ def iter_games(source: Union[Source, Iterable], *, strict: bool = False) -> Iter
     The header is the Match without its games.  Only one match is held at a time.
     """
     if isinstance(source, (list, tuple)) or (not isinstance(source, (str, bytes, os.PathLike))):
-        matches = read_matches(source, strict=strict)
+        matches = read_matches(source, strict=strict)  # type: ignore[arg-type]  # an iterable of paths
     else:
         matches = iter([read_match(source, strict=strict)])
     for m in matches:

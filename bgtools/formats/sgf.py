@@ -159,7 +159,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
         if gi == 0 or players == ("", ""):
             players = (root.get("PW", [""])[0], root.get("PB", [""])[0])
             root_tags = {k: v[0] for k, v in root.items() if k in ("EV", "RO", "PC", "DT", "AN", "GC", "WR", "BR")}
-        rules = set()
+        rules: set[str] = set()
         for v in root.get("RU", []):
             rules.update(x.strip() for x in v.split(":"))
         if "Jacoby" in rules:

@@ -143,7 +143,7 @@ class Step:
     action: Action
     position: Position  #: before the action, seen from ``state.player_on_roll``
     state: MatchState  #: before the action
-    play: Optional[object] = None  #: the movegen.Play made (rolls only)
+    play: Optional[Play] = None  #: the movegen.Play made (rolls only)
     legal_plays: int = 0  #: number of legal plays for the roll (0 for other actions)
 
     @property

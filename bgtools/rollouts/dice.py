@@ -83,4 +83,8 @@ def roll(seed, trial, turn, perm):
 def roll_dice(seed: int, trial: int, turns: int) -> list[tuple[int, int]]:
     """The first ``turns`` rolls of a trial (larger die first)."""
     perm = np.zeros(36, np.int64)
-    return [tuple(int(v) for v in roll(seed, trial, t, perm)) for t in range(turns)]
+    out: list[tuple[int, int]] = []
+    for t in range(turns):
+        d = roll(seed, trial, t, perm)
+        out.append((int(d[0]), int(d[1])))
+    return out

@@ -173,7 +173,7 @@ class RolloutResult:
                 scale = 2.0 / (hi - lo)
                 f.update(mwc_cubeful=float(m[7]), mwc_cubeful_se=float(s[7]),
                          cubeful_equity=float(scale * (m[7] - lo) - 1.0), cubeful_equity_se=float(scale * s[7]))
-        return cls(**f)
+        return cls(**f)  # type: ignore[arg-type]  # the fields are set above by name
 
     def record(self, evaluator: str = "", digits: int = 6) -> dict:
         """A JSON-ready dict (settings and evaluator included, floats rounded to ``digits``)."""
