@@ -34,6 +34,7 @@ from bgtools.engine.nn import game_over_probs as _game_over  # finished games sc
 from bgtools.core.position import Position
 
 __all__ = [
+    "evaluate_candidates",
     "Evaluator",
     "HeuristicEvaluator",
     "Evaluation",
@@ -496,16 +497,18 @@ def evaluate_plays(after_boards: np.ndarray, ply: int = 0, evaluator: Evaluator 
     return invert_probs(evaluate_boards(after_boards, ply, evaluator))
 
 
-def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
-               move_filter: MoveFilter = MoveFilter()) -> list[RankedPlay]:
-    """The legal plays of ``dice`` ranked best first by cubeless equity at ``ply``."""
+def evaluate_candidates(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
+                        move_filter: MoveFilter = MoveFilter()):
+    """The legal plays of ``dice`` with the mover's probabilities after each: all at 0 ply, the
+    best few (``move_filter``) again at ``ply``.  Returns (plays, boards after them with the
+    opponent on roll, probs float64[n, 5], cubeless equity float64[n], depth int64[n])."""
     from bgtools.core.movegen import legal_plays
 
     ev = evaluator or default_evaluator()
     plays = legal_plays(position, dice)
     if not plays:
-        return []
-    after = np.stack([p.after.to_array() for p in plays])
+        return plays, np.zeros((0, 2, 25), np.int8), np.zeros((0, 5)), np.zeros(0), np.zeros(0, np.int64)
+    after = np.stack([p.after.to_array() for p in plays]).astype(np.int8)
     probs = evaluate_plays(after, 0, ev)
     eq = equity(probs)
     depth = np.zeros(len(plays), np.int64)
@@ -517,6 +520,15 @@ def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator:
         probs[keep_idx] = deep
         eq[keep_idx] = equity(deep)
         depth[keep_idx] = ply
+    return plays, after, probs, eq, depth
+
+
+def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
+               move_filter: MoveFilter = MoveFilter()) -> list[RankedPlay]:
+    """The legal plays of ``dice`` ranked best first by cubeless equity at ``ply``."""
+    plays, _, probs, eq, depth = evaluate_candidates(position, dice, ply, evaluator, move_filter)
+    if not plays:
+        return []
     ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -eq[i]))
     best = eq[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(eq[i]), float(eq[i] - best),

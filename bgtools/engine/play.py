@@ -23,7 +23,8 @@ from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, sw
 from bgtools.engine.nn import Weights
 from bgtools.engine.pubeval import pubeval_choose, pubeval_weights
 
-__all__ = ["DuelResult", "duel_vs_pubeval", "duel_chooser", "game_points", "game_over_board", "MAX_TURNS"]
+__all__ = ["DuelResult", "duel_vs_pubeval", "duel_chooser", "game_points", "game_over_board", "opening_board",
+           "duplicate_dice", "MAX_TURNS"]
 
 MAX_TURNS = 2000
 # the opponent's replies at 1 ply are summed in this order (smaller die first)
@@ -60,6 +61,32 @@ def game_points(board) -> int:
 
 
 @nb.njit(cache=True)
+def opening_board():
+    """int8[2, 25]: both sides on the starting points (gnubg's order, ``[1]`` on roll)."""
+    board = np.zeros((2, 25), np.int8)
+    for s in range(2):
+        board[s, 5] = 5
+        board[s, 7] = 3
+        board[s, 12] = 5
+        board[s, 23] = 2
+    return board
+
+
+@nb.njit(cache=True)
+def duplicate_dice(dice) -> None:
+    """Fill ``dice[t] = (larger, smaller)`` for every turn from Numba's seeded generator (seed it
+    first); the opening roll is never a double.  Both games of a duplicate pair use these."""
+    for t in range(dice.shape[0]):
+        while True:
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+            if t > 0 or a != b:
+                break
+        dice[t, 0] = max(a, b)
+        dice[t, 1] = min(a, b)
+
+
+@nb.njit(cache=True)
 def game_over_board(board) -> bool:
     a = 0
     b = 0
@@ -78,22 +105,10 @@ def _duel_kernel(ch, pub, n_pairs, seed):
     dice = np.zeros((MAX_TURNS, 2), np.int64)
     for k in range(n_pairs):
         np.random.seed(seed + k)
-        for t in range(MAX_TURNS):
-            while True:
-                a = np.random.randint(1, 7)
-                b = np.random.randint(1, 7)
-                if t > 0 or a != b:
-                    break
-            dice[t, 0] = max(a, b)
-            dice[t, 1] = min(a, b)
+        duplicate_dice(dice)
         for g in range(2):
             net_side = g  # player index (0 moves first) the net plays
-            board = np.zeros((2, 25), np.int8)
-            for s in range(2):
-                board[s, 5] = 5
-                board[s, 7] = 3
-                board[s, 12] = 5
-                board[s, 23] = 2
+            board = opening_board()
             pts = 0
             for t in range(MAX_TURNS):
                 d1 = dice[t, 0]

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional, Sequence
 
-import numpy as np
 
 from bgtools.core.position import Position
 from bgtools.engine.cube import CubeInfo
 from bgtools.engine.cubesearch import CubeSearch
-from bgtools.engine.evaluation import Evaluator, MoveFilter, RankedPlay, default_evaluator, equity, evaluate_plays
+from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
+                                       invert_probs)
 from bgtools.engine.met import mwc_after
 
 __all__ = ["rank_plays_at_score"]
@@ -43,30 +43,15 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
     Candidates are found by 0-ply cubeless equity and, with ``ply`` > 0, the best few of them
     are evaluated deeper (as :func:`~bgtools.engine.evaluation.rank_plays`); each play's
     value then comes from its probabilities through the cube formulas at the score."""
-    from bgtools.core.movegen import legal_plays
-
     ev = evaluator or default_evaluator()
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
-    plays = legal_plays(position, dice)
+    plays, after, probs, _, depth = evaluate_candidates(position, dice, ply, ev, move_filter)
     if not plays:
         return []
-    after = np.stack([p.after.to_array() for p in plays]).astype(np.int8)  # the opponent on roll
-    probs = evaluate_plays(after, 0, ev)
-    eq = equity(probs)
-    depth = np.zeros(len(plays), np.int64)
-    if ply > 0:
-        order = np.argsort(-eq, kind="stable")
-        keep = np.array([i for i in order[: move_filter.keep] if eq[i] >= eq[order[0]] - move_filter.threshold],
-                        np.int64)
-        probs[keep] = evaluate_plays(after[keep], ply, ev)
-        depth[keep] = ply
     search = CubeSearch(ev)
     theirs_info = _flip(info)
     # the opponent's probabilities before his roll are ours inverted
-    opp = np.empty_like(probs)
-    opp[:, 0] = 1.0 - probs[:, 0]
-    opp[:, 1], opp[:, 2], opp[:, 3], opp[:, 4] = probs[:, 3], probs[:, 4], probs[:, 1], probs[:, 2]
-    theirs = search.node_from_probs(after, opp, theirs_info)
+    theirs = search.node_from_probs(after, invert_probs(probs), theirs_info)
     if info.money:
         value = -theirs / info.cube
     else:

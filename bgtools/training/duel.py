@@ -17,7 +17,7 @@ import numpy as np
 
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nn import Weights
-from bgtools.engine.play import MAX_TURNS, game_points
+from bgtools.engine.play import MAX_TURNS, duplicate_dice, game_points, opening_board
 
 __all__ = ["HeadToHead", "duel_weights"]
 
@@ -32,22 +32,10 @@ def _h2h_kernel(ch_a, ch_b, n_pairs, seed):
     dice = np.zeros((MAX_TURNS, 2), np.int64)
     for k in range(n_pairs):
         np.random.seed(seed + k)
-        for t in range(MAX_TURNS):
-            while True:
-                a = np.random.randint(1, 7)
-                b = np.random.randint(1, 7)
-                if t > 0 or a != b:
-                    break
-            dice[t, 0] = max(a, b)
-            dice[t, 1] = min(a, b)
+        duplicate_dice(dice)
         for g in range(2):
             a_side = g  # A moves on even turns in game 0, odd turns in game 1
-            board = np.zeros((2, 25), np.int8)
-            for s in range(2):
-                board[s, 5] = 5
-                board[s, 7] = 3
-                board[s, 12] = 5
-                board[s, 23] = 2
+            board = opening_board()
             for t in range(MAX_TURNS):
                 mover = t % 2
                 if mover == a_side:

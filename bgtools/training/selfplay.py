@@ -22,21 +22,12 @@ import numpy as np
 from bgtools.core.movegen import generate, new_move_buffers
 from bgtools.engine.chooser import swap_into
 from bgtools.engine.nn import Weights, eval_board, equity_from_probs, new_eval_buffers
+from bgtools.engine.play import game_over_board, opening_board
 
 __all__ = ["selfplay_games", "MAX_TURNS", "GAME_SEED_STRIDE"]
 
 MAX_TURNS = 2000
 GAME_SEED_STRIDE = 10**9
-
-
-@nb.njit(cache=True)
-def _game_over(board) -> bool:
-    a = 0
-    b = 0
-    for i in range(25):
-        a += board[0, i]
-        b += board[1, i]
-    return a == 0 or b == 0
 
 
 @nb.njit(cache=True)
@@ -55,12 +46,7 @@ def _selfplay_kernel(net, first_game, n_games, seed, explore, margin):
     k = 0
     for g in range(first_game, first_game + n_games):
         np.random.seed(seed * GAME_SEED_STRIDE + g)
-        board = np.zeros((2, 25), np.int8)
-        for s in range(2):
-            board[s, 5] = 5
-            board[s, 7] = 3
-            board[s, 12] = 5
-            board[s, 23] = 2
+        board = opening_board()
         for t in range(MAX_TURNS):
             if k + 2 > cap:
                 cap *= 2
@@ -103,13 +89,13 @@ def _selfplay_kernel(net, first_game, n_games, seed, explore, margin):
                 if m > 0:
                     pick = cand[np.random.randint(0, m)]
                     swap_into(buf.boards[best], sw)
-                    if not _game_over(sw):
+                    if not game_over_board(sw):
                         out[k] = sw
                         game[k] = g
                         expl[k] = 1
                         k += 1
             swap_into(buf.boards[pick], board)
-            if _game_over(board):
+            if game_over_board(board):
                 break
     return out[:k].copy(), game[:k].copy(), expl[:k].copy()
 

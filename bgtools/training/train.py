@@ -30,7 +30,7 @@ import numpy as np
 from bgtools.engine.chooser import choose0, new_chooser_buffers, swap_into
 from bgtools.engine.features import encode
 from bgtools.engine.nn import Weights, forward_row, init_weights
-from bgtools.engine.play import MAX_TURNS, duel_chooser, game_over_board
+from bgtools.engine.play import MAX_TURNS, duel_chooser, game_over_board, opening_board
 
 __all__ = ["TrainConfig", "td_games", "train_run", "LOG_FIELDS"]
 
@@ -98,12 +98,7 @@ def _td_kernel(ch, first_game, n_games, seed, alpha, lam, stats):
     fV = np.empty(5, np.float64)
     for g in range(n_games):
         np.random.seed(seed * 1000000000 + first_game + g)
-        board = np.zeros((2, 25), np.int8)
-        for s in range(2):
-            board[s, 5] = 5
-            board[s, 7] = 3
-            board[s, 12] = 5
-            board[s, 23] = 2
+        board = opening_board()
         traj[0] = board
         t = 0
         while t < MAX_TURNS:
