@@ -165,6 +165,7 @@ def main(argv):
     ap.add_argument("folders", nargs="*")
     ap.add_argument("--baseline", help="another bgtools tree to time in the same run")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-binary", action="store_true", help="skip the eXtreme Gammon and BGBlitz readers")
     args = ap.parse_args(argv)
     folders = args.folders or [p for p in (ROOT.parent / "shared" / "realmatches",
                                            ROOT.parent / "shared" / "selfplay") if p.exists()] \
@@ -180,6 +181,12 @@ def main(argv):
     if args.baseline:
         b = bench_baseline(args.baseline, files, args.repeat)
         print(f"baseline {args.baseline}: {b:.3f} s -> {moves / b:,.0f} moves/s (this tree: {b / dt:.2f}x as fast)")
+    if not args.no_binary:  # gnubg reads neither format: records per second of our readers
+        sys.path.insert(0, str(Path(__file__).parent))
+        import parse_binary
+
+        print("binary formats (benchmarks/parse_binary.py):")
+        parse_binary.main(["--repeat", str(max(1, args.repeat // 2))])
     g = bench_gnubg(files)
     if g is None:
         print("gnubg: not installed, no comparison")
