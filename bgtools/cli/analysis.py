@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import nullcontext
+from contextlib import closing, nullcontext
 from typing import List, Optional
 
 import typer
@@ -80,6 +80,8 @@ def annotate(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or fill the evaluation cache.")] = False,
     all_rows: Annotated[bool, typer.Option("--all", help="JSON lines also for forced plays and clear cube "
                                            "positions.")] = False,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help="Address of a dask.distributed "
+                                                "scheduler: one task per file there (same output).")] = None,
 ) -> None:
     """Analyse matches like gnubg's "analyse match": checker and cube errors, luck, ratings (docs/analysis.md).
 
@@ -89,6 +91,7 @@ def annotate(
     """
     from bgtools.analysis.annotate import OUTPUT_FORMATS, annotate_file, output_paths
     from bgtools.analysis.records import AnalysisSettings
+    from bgtools.base.parallel import ParallelError, ordered_map
 
     check_ply(ply)
     fmts = [f.strip().lower() for f in formats.split(",") if f.strip()]
@@ -142,43 +145,35 @@ def annotate(
                 seen[key] = 1
         tasks.append((f, outs, settings, not no_cache, json_lines, all_rows))
     progress = rich_progress(len(tasks), "analysing") if sys.stderr.isatty() else None
-    results = []
+    written = 0
     status = 0
+    summary = not json_lines and not (outdir or output)
 
     def handle(res) -> None:
-        nonlocal status
+        nonlocal status, written
         for line in res.lines:
             typer.echo(line)
         for prob in res.problems:
             error(problem_text(prob, res.path))
         if res.problems:
             status = EXIT_USAGE if not res.summary else max(status, EXIT_ERRORS)
-        results.append(res)
-
-    try:
-        with (progress or nullcontext(lambda: None)) as advance:
-            if jobs == 1 or len(tasks) == 1:
-                for t in tasks:
-                    handle(annotate_file(t))
-                    advance()
-            else:
-                from concurrent.futures import ProcessPoolExecutor
-
-                from bgtools.base.workers import pool_options
-
-                with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), **pool_options()) as pool:
-                    for res in pool.map(annotate_file, tasks):
-                        handle(res)
-                        advance()
-    except OSError as e:
-        raise fail(f"{e.filename or outdir or output}: cannot write: {os_message(e)}")
-    if not json_lines and not (outdir or output):
-        for res in results:
+        written += len(res.written)
+        if summary:
             for line in summary_lines(res, _read_quietly(res.path) if res.summary else None):
                 typer.echo(line)
+
+    try:
+        with (progress or nullcontext(lambda: None)) as advance, \
+                closing(ordered_map(annotate_file, tasks, jobs=min(jobs, len(tasks)), dask=dask)) as results:
+            for res in results:
+                handle(res)
+                advance()
+    except ParallelError as e:
+        raise fail(str(e))
+    except OSError as e:
+        raise fail(f"{e.filename or outdir or output}: cannot write: {os_message(e)}")
     if outdir or output:
-        n = sum(len(r.written) for r in results)
-        note(f"{n} file(s) written to {outdir or output}")
+        note(f"{written} file(s) written to {outdir or output}")
     if status:
         raise typer.Exit(status)
 

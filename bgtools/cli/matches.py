@@ -10,6 +10,7 @@ import glob
 import json
 import os
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import List, Optional
 
@@ -38,8 +39,9 @@ def match_files(paths: list[str], allow_stdin: bool = True) -> list[str]:
     return files
 
 
-def _read_for_check(path: str, strict: bool):
-    """(match, unreadable): a file that cannot be read gives a Match holding the reason."""
+def _read_for_check(path: str, strict: bool, data: Optional[bytes] = None):
+    """(match, unreadable): a file that cannot be read gives a Match holding the reason
+    (``path`` '-' reads ``data``, the bytes of stdin)."""
     from bgtools.formats.convert import length_problem
     from bgtools.formats.read import read_match
     from bgtools.model.match import Match
@@ -50,7 +52,6 @@ def _read_for_check(path: str, strict: bool):
             return read_match(data or b"", name="<stdin>", strict=s)
         return read_match(Path(path), name=path, strict=s)
 
-    data = sys.stdin.buffer.read() if path == "-" else None
     name = "<stdin>" if path == "-" else path
     if path != "-" and not Path(path).is_file():
         return Match(("", ""), 0, source=path, file_errors=[MatchProblem("no such file", path)]), True
@@ -76,6 +77,8 @@ def check(
     paths: Annotated[List[str], typer.Argument(help=PATHS_HELP, metavar="PATH")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per file (errors included).")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Stop each file at its first error.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Read files in N processes (0 = one per CPU); "
+                                                           "the output is the same for any N.")] = 1,
 ) -> None:
     """Replay every game of match files (.mat/.txt, SGF, FIBS oldmoves, JSON) under the rules.
 
@@ -83,16 +86,20 @@ def check(
     line, game, move) on stderr.  Exit status 1 when any error was found, 2 when a file
     cannot be read at all or no match file was found.
     """
-    from bgtools.model.match import match_summary
+    from bgtools.base.parallel import ordered_map
 
+    jobs = resolve_jobs("--jobs", jobs)
     files = match_files(paths)
     show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
     status = 0
 
-    def report(path: str) -> None:
+    def tasks():
+        for f in files:
+            yield f, strict, (sys.stdin.buffer.read() if f == "-" else None)
+
+    def report(res) -> None:
         nonlocal status
-        m, unreadable = _read_for_check(path, strict)
-        s = match_summary(m)
+        s, unreadable, problems = res
         if unreadable:
             status = EXIT_USAGE
         elif s["errors"]:
@@ -103,21 +110,40 @@ def check(
         typer.echo(f"{s['file']}: {s['games']} games, {s['plays']} plays, {s['doubles']} doubles, "
                    f"final score {s['final_score'][0]}-{s['final_score'][1]}"
                    + (f", {len(s['errors'])} error(s)" if s["errors"] else ""))
-        for e in m.errors:
-            error(str(e))
-        for w in m.warnings:
-            error(str(w))
+        for line in problems:
+            error(line)
 
-    if show_bar:
-        with rich_progress(len(files), "checking") as advance:
-            for f in files:
-                report(f)
-                advance()
-    else:
-        for f in files:
-            report(f)
+    jobs = min(jobs, len(files))
+    if jobs > 1:
+        _warm()  # load the kernels once, before the workers fork
+    with closing(ordered_map(check_file, tasks(), jobs=jobs)) as results:
+        if show_bar:
+            with rich_progress(len(files), "checking") as advance:
+                for res in results:
+                    report(res)
+                    advance()
+        else:
+            for res in results:
+                report(res)
     if status:
         raise typer.Exit(status)
+
+
+def check_file(task: tuple) -> tuple[dict, bool, list[str]]:
+    """``check`` of one file (runs in any process): (``check --json`` record, unreadable,
+    the error and warning lines) for the task (path, strict, stdin bytes or None)."""
+    from bgtools.model.match import match_summary
+
+    path, strict, data = task
+    m, unreadable = _read_for_check(path, strict, data)
+    return match_summary(m), unreadable, [str(e) for e in m.errors] + [str(w) for w in m.warnings]
+
+
+def _warm() -> None:
+    """Load the replay kernels."""
+    from bgtools.formats.read import read_match
+
+    read_match(" 1 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n")
 
 
 def convert(
@@ -128,14 +154,18 @@ def convert(
                                                    help="Output folder (IN is a folder; needs --to).")] = None,
     to: Annotated[Optional[str], typer.Option("--to", metavar="FORMAT",
                                               help="mat, sgf or json (default: from the output suffix).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Convert files in N processes (0 = one per CPU); "
+                                                           "the output is the same for any N.")] = 1,
 ) -> None:
     """Convert match files between .mat, SGF and JSON (written atomically, never half-written).
 
     Games with errors are left out (and listed); the exit status is then 1.  Inputs whose
     output names would clash (a.mat, a.sgf -> a.json) keep their suffix (a.mat.json).
     """
-    from bgtools.formats.convert import ConvertError, convert_one, plan_conversion
+    from bgtools.base.parallel import ordered_map
+    from bgtools.formats.convert import ConvertError, convert_task, plan_conversion
 
+    jobs = resolve_jobs("--jobs", jobs)
     folder_in = src != "-" and os.path.isdir(src)
     if out and out_dir:
         raise fail("give -o FILE or --out-dir FOLDER, not both")
@@ -150,23 +180,30 @@ def convert(
     for s, d in plan.renamed:
         note(f"{s}: written to {d} (another input has the same name)")
     status = 0
-    for s, d in plan.pairs:
-        data = sys.stdin.buffer.read() if s == "-" else None
-        try:
-            res = convert_one(s, d, plan.format, data)
-        except OSError as e:
-            raise fail(f"{d}: cannot write: {os_message(e)}")
-        for p in res.problems:
-            error(str(p))
-        name = "<stdin>" if s == "-" else s
-        if res.unreadable:
-            status = EXIT_USAGE
-            note(f"{name}: not converted")
-        elif res.left_out:
-            status = max(status, EXIT_ERRORS)
-            games = ", ".join(str(g) for g in res.left_out)
-            done = f"the other {res.games} written to {d}" if res.written else "nothing written"
-            note(f"{name}: game(s) {games} not converted (they hold errors); {done}")
+    jobs = min(jobs, len(plan.pairs))
+    if jobs > 1:
+        _warm()  # load the kernels once, before the workers fork
+
+    def tasks():
+        for s, d in plan.pairs:
+            yield s, d, plan.format, (sys.stdin.buffer.read() if s == "-" else None)
+
+    with closing(ordered_map(convert_task, tasks(), jobs=jobs)) as results:
+        for res in results:
+            s, d = res.source, res.output
+            if res.write_error is not None:
+                raise fail(f"{d}: cannot write: {os_message(res.write_error)}")
+            for p in res.problems:
+                error(str(p))
+            name = "<stdin>" if s == "-" else s
+            if res.unreadable:
+                status = EXIT_USAGE
+                note(f"{name}: not converted")
+            elif res.left_out:
+                status = max(status, EXIT_ERRORS)
+                games = ", ".join(str(g) for g in res.left_out)
+                done = f"the other {res.games} written to {d}" if res.written else "nothing written"
+                note(f"{name}: game(s) {games} not converted (they hold errors); {done}")
     if status:
         raise typer.Exit(status)
 
@@ -199,6 +236,8 @@ def export(
                                                            "the output is the same for any N.")] = 1,
     keep_bad_games: Annotated[bool, typer.Option("--keep-bad-games", help="Also write games with errors "
                                                  "(board columns empty after an illegal move).")] = False,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help="Address of a dask.distributed "
+                                                "scheduler: one task per file there (same output).")] = None,
 ) -> None:
     """Export match files as a table, one row per action, game or match (columns: docs/export.md).
 
@@ -206,6 +245,7 @@ def export(
     1 (2 when a file cannot be read at all).
     """
     from bgtools.base.errors import BgtoolsError
+    from bgtools.base.parallel import ParallelError
     from bgtools.export import columns_for, export_files, output_format
 
     try:
@@ -227,8 +267,10 @@ def export(
     files = match_files(paths)
     progress = rich_progress if sys.stderr.isatty() and len(files) > 1 else None
     try:
-        report = export_files(files, out, level=level, columns=names, jobs=jobs,
-                              keep_bad_games=keep_bad_games, progress=progress)
+        report = export_files(files, out, level=level, columns=names, jobs=min(jobs, len(files)),
+                              keep_bad_games=keep_bad_games, progress=progress, dask=dask)
+    except ParallelError as e:
+        raise fail(str(e))
     except OSError as e:
         raise fail(f"{out}: cannot write: {os_message(e)}")
     except BgtoolsError as e:

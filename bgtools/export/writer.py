@@ -1,6 +1,6 @@
 """Writing tables of many match files: CSV (optionally gzipped), JSON lines or Parquet,
-streamed and atomic; with ``jobs > 1`` files are parsed in worker processes and the rows
-keep their order (see :mod:`bgtools.export.table` for the columns).
+streamed and atomic; with ``jobs > 1`` (or ``dask``) files are parsed in worker processes
+(:func:`bgtools.base.parallel.ordered_map`) and the rows keep their order (see :mod:`bgtools.export.table` for the columns).
 """
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import gzip
 import io
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, ContextManager, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
 from bgtools.base.fileio import atomic_path
-from bgtools.base.workers import pool_options
+from bgtools.base.parallel import ordered_map
 from bgtools.export.table import ROW_BUILDERS, columns_for, empty_columns, frame
 from bgtools.model.problems import MatchFileError
 
@@ -248,55 +248,54 @@ ProgressFactory = Callable[[int], ContextManager[Callable[[], None]]]
 
 def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: str = "moves",
                  columns: Optional[Sequence[str]] = None, jobs: int = 1, keep_bad_games: bool = False,
-                 progress: Optional[ProgressFactory] = None, batch_rows: int = 65536) -> ExportReport:
+                 progress: Optional[ProgressFactory] = None, batch_rows: int = 65536,
+                 dask: Any = None) -> ExportReport:
     """Export the match files under ``paths`` to ``out`` (format from its suffix; ``-`` = stdout CSV).
 
-    Files are parsed and rendered in ``jobs`` worker processes; rows keep the order of
-    the files and the output is the same whatever ``jobs`` is.  Files with errors do not
-    stop the export: their good games are written and the problems returned.  The output
-    appears only when complete.  ``progress(total)`` may return a context manager giving
-    a per-file ``advance()``.  Parquet row groups hold about ``batch_rows`` rows.
+    Files are parsed and rendered in ``jobs`` worker processes, or one task per file on
+    the Dask cluster ``dask`` (an address or a ``distributed.Client``); rows keep the order
+    of the files and the output is the same whatever runs it.  ``paths`` is read as the
+    work goes (a bounded number of files in flight; a generator is fine), so memory stays
+    flat over any number of files.  Files with errors do not stop the export: their good
+    games are written and the problems returned.  The output appears only when complete.
+    ``progress(total)`` may return a context manager giving a per-file ``advance()`` (the
+    paths are then listed first, to count them).  Parquet row groups hold about
+    ``batch_rows`` rows.
     """
     from bgtools.formats.read import expand_paths
 
     fmt = output_format(out)
     cols = columns_for(level, columns)
     names = tuple(c.name for c in cols)
-    files = list(expand_paths(paths))
-    tasks = []
-    for i, f in enumerate(files, 1):
-        data = sys.stdin.buffer.read() if f == "-" else None
-        tasks.append((i, "<stdin>" if f == "-" else f, data, level, names, keep_bad_games, fmt))
+    files: Iterable[str] = expand_paths(paths)
+    if progress is not None:
+        files = list(files)
+    count = 0
+
+    def tasks():
+        nonlocal count
+        for f in files:
+            count += 1
+            data = sys.stdin.buffer.read() if f == "-" else None
+            yield (count, "<stdin>" if f == "-" else f, data, level, names, keep_bad_games, fmt)
+
     problems: list[FileProblem] = []
     total = 0
-    pool = None
-    jobs = max(1, min(jobs, len(tasks)))
+    if jobs > 1 and dask is None:
+        from bgtools.formats.read import read_match
+
+        read_match(_WARM)  # load the kernels once, before the workers fork
     with _output(out, fmt, frame(empty_columns(cols), cols)) as sink:
-        try:
-            if jobs > 1:
-                import multiprocessing as mp
-
-                from bgtools.formats.read import read_match
-
-                read_match(_WARM)  # load the kernels once, before the workers fork
-                ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-                pool = ctx.Pool(jobs, **pool_options())  # workers end if this process is killed
-                results = pool.imap(_work, tasks, chunksize=1)
-            else:
-                results = map(_work, tasks)
-            with (progress(len(tasks)) if progress else _no_progress()) as advance:
-                for payload, problem, n in results:
-                    if n:
-                        sink.write(payload, n, batch_rows)
-                    total += n
-                    if problem is not None:
-                        problems.append(problem)
-                    advance()
-        finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
-    return ExportReport(len(tasks), total, tuple(problems), out, fmt)
+        results = ordered_map(_work, tasks(), jobs=jobs, dask=dask)
+        with closing(results), (progress(len(files)) if progress else _no_progress()) as advance:  # type: ignore
+            for payload, problem, n in results:
+                if n:
+                    sink.write(payload, n, batch_rows)
+                total += n
+                if problem is not None:
+                    problems.append(problem)
+                advance()
+    return ExportReport(count, total, tuple(problems), out, fmt)
 
 
 class _no_progress:

@@ -18,7 +18,7 @@ from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
 __all__ = ["ConvertError", "ConvertPlan", "ConvertResult", "FORMAT_SUFFIX", "MAX_MATCH_LENGTH", "convert_one",
-           "format_of", "length_problem", "plan_conversion"]
+           "convert_task", "format_of", "length_problem", "plan_conversion"]
 
 #: the longest match a gnubg Match ID can hold (15 bits)
 MAX_MATCH_LENGTH = 2**15 - 1
@@ -139,6 +139,7 @@ class ConvertResult:
     left_out: list[int] = field(default_factory=list)
     problems: list[MatchProblem] = field(default_factory=list)
     unreadable: bool = False
+    write_error: Optional[OSError] = None  #: set by :func:`convert_task` when the output could not be written
 
 
 def _writer(fmt: str):
@@ -186,3 +187,13 @@ def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> 
     _writer(fmt)(dataclasses.replace(m, games=good) if res.left_out else m, dest)
     res.written = True
     return res
+
+
+def convert_task(task: tuple) -> ConvertResult:
+    """:func:`convert_one` of the task (src, dest, format, data) for a worker process: an
+    output that cannot be written is returned in ``write_error`` instead of raised."""
+    src, dest, fmt, data = task
+    try:
+        return convert_one(src, dest, fmt, data)
+    except OSError as e:
+        return ConvertResult(src, dest, write_error=e)
