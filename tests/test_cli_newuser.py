@@ -304,3 +304,31 @@ def test_rollout_of_one_trial_writes_json_and_csv_without_nan(tmp_path):
     assert r.exit_code == 0, r.output
     text = out.read_text()
     assert "nan" not in text.lower() and ",," in text
+
+
+def test_ctrl_c_during_annotate_keeps_the_outputs_of_finished_files(tmp_path, monkeypatch):
+    """Item 6: a Ctrl-C while the second file is analysed leaves the first file's outputs
+    complete and no half-written file or temporary behind."""
+    from bgtools.analysis import annotate as annotate_mod
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.mat").write_text(GOOD)
+    (src / "b.mat").write_text(GOOD.replace("A :", "C :"))
+    real = annotate_mod.analyse_match
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(annotate_mod, "analyse_match", interrupted)
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["annotate", str(src), "--ply", "0", "--out-dir", str(out), "-f", "json,csv",
+                            "--jobs", "1", "--no-cache"])
+    assert r.exit_code != 0 and len(calls) == 2
+    done = sorted(p.name for p in out.iterdir())
+    assert done == ["a.analysis.csv", "a.analysis.json"], done  # b's outputs were never started
+    assert json.loads((out / "a.analysis.json").read_text())["analysis"]["decisions"]

@@ -24,7 +24,7 @@ import functools
 import multiprocessing as mp
 import threading
 import warnings
-from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Generator, Iterable, Iterator, Optional, TypeVar
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.workers import pool_options
@@ -59,7 +59,7 @@ def dask_client(address: Any):
 
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1, dask: Any = None,
                 in_flight: int = 0, init: Optional[Callable[..., Any]] = None,
-                initargs: tuple = ()) -> Iterator[R]:
+                initargs: tuple = ()) -> Generator[R, None, None]:
     """``fn(item)`` for each of ``items``, in order, streamed.
 
     ``dask`` (a scheduler address or a ``distributed.Client``) runs one task per item on
@@ -76,7 +76,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1, dask
     return _local_map(fn, items, init, initargs)
 
 
-def _local_map(fn, items, init, initargs) -> Iterator:
+def _local_map(fn, items, init, initargs) -> Generator:
     if init is not None:
         init(*initargs)
     for x in items:
@@ -123,7 +123,7 @@ def _reshow(res: tuple):
     return r
 
 
-def _pool_map(fn, items, jobs: int, limit: int, init, initargs) -> Iterator:
+def _pool_map(fn, items, jobs: int, limit: int, init, initargs) -> Generator:
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
@@ -152,7 +152,7 @@ def _serial(fn, x):
         return fn(x)
 
 
-def _dask_map(fn, items, address, limit: int) -> Iterator:
+def _dask_map(fn, items, address, limit: int) -> Generator:
     client, owned = dask_client(address)
     try:
         if not limit:

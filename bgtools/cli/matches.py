@@ -174,7 +174,9 @@ def convert(
     if not folder_in and out is None:
         raise fail("give -o FILE" + (" (--out-dir is for a folder of inputs)" if out_dir else ""))
     try:
-        plan = plan_conversion(src, out_dir if folder_in else out, to)
+        target = out_dir if folder_in else out
+        assert target is not None  # checked above
+        plan = plan_conversion(src, target, to)
     except ConvertError as e:
         raise fail(str(e))
     for s, d in plan.renamed:

@@ -151,7 +151,7 @@ class _Sink:
         self.target, self.fmt = target, fmt
         self.fh = None
         self.raw = None
-        self.pq = None
+        self.pq: Any = None
         self.schema = None
         self.tables: list = []
         self.pending = 0
