@@ -332,3 +332,10 @@ def test_ctrl_c_during_annotate_keeps_the_outputs_of_finished_files(tmp_path, mo
     done = sorted(p.name for p in out.iterdir())
     assert done == ["a.analysis.csv", "a.analysis.json"], done  # b's outputs were never started
     assert json.loads((out / "a.analysis.json").read_text())["analysis"]["decisions"]
+
+
+def test_a_dangling_symlink_says_what_it_is(tmp_path):
+    link = tmp_path / "gone.mat"
+    link.symlink_to(tmp_path / "nowhere.mat")
+    err = one_line_error(runner.invoke(app, ["check", str(link)]), 2, "symbolic link to a missing file")
+    assert "nowhere.mat" in err

@@ -31,6 +31,8 @@ def match_files(paths: list[str], allow_stdin: bool = True) -> list[str]:
     for p in paths:
         if p == "-" and not allow_stdin:
             raise fail("reading stdin ('-') is not supported here; give a file")
+        if p != "-" and os.path.islink(p) and not os.path.exists(p):
+            raise fail(f"{p}: a symbolic link to a missing file ({os.readlink(p)})")
         if p != "-" and not os.path.exists(p) and not glob.glob(p, recursive=True):
             raise fail(f"{p}: no such file or folder")
     files = list(expand_paths(paths))
@@ -263,6 +265,8 @@ def export(
             raise fail("writing Parquet needs pyarrow: pip install 'bgtools[parquet]'")
     jobs = resolve_jobs("--jobs", jobs)
     for p in paths:
+        if p != "-" and os.path.islink(p) and not os.path.exists(p):
+            raise fail(f"{p}: a symbolic link to a missing file ({os.readlink(p)})")
         if p != "-" and not os.path.exists(p) and not glob.glob(p, recursive=True):
             raise fail(f"{p}: no such file or folder")
     output_file_ok(out)
