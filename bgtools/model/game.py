@@ -7,7 +7,7 @@ Every action has ``player`` (0/1, who acts).  Equality ignores where a thing was
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Protocol, Union
 
 from bgtools.model.fileanalysis import FileAnalysis
 from bgtools.model.problems import MatchProblem
@@ -19,7 +19,8 @@ RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked", "unknown
 #: how a game ended
 Ending = Literal["bearoff", "drop", "resign"]
 
-__all__ = ["RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "Action", "Result", "Game"]
+__all__ = ["MatchRules", "RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "Action",
+           "Result", "Game"]
 
 
 def _loc(default: Any) -> Any:
@@ -167,3 +168,22 @@ class Game:
             s[self.result.winner] += self.result.points
         return (s[0], s[1])
 
+
+class MatchRules(Protocol):
+    """What the replay needs of a match (:class:`~bgtools.model.match.Match` has it): its
+    length (0 = money), its rules and its games."""
+
+    @property
+    def length(self) -> int: ...
+
+    @property
+    def crawford(self) -> bool: ...
+
+    @property
+    def jacoby(self) -> bool: ...
+
+    @property
+    def beavers(self) -> bool: ...
+
+    @property
+    def games(self) -> tuple[Game, ...]: ...

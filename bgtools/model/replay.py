@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import Iterator, Optional, Sequence, TypeVar
 
 import numpy as np
 
@@ -20,13 +20,12 @@ from bgtools.core.matchstate import GameState, MatchState, to_xgid
 from bgtools.core.movegen import Play
 from bgtools.core.moveparse import AmbiguousMoveError, IllegalMoveError, mover_after, parse_move_text, parse_play
 from bgtools.core.position import Position
-from bgtools.model.game import Action, Beaver, Double, Drop, Game, Resign, Result, Roll, Take, Win
+from bgtools.model.game import Action, Beaver, Double, Drop, Game, MatchRules, Resign, Result, Roll, Take, Win
 from bgtools.model.problems import MatchFileError, MatchProblem
 from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, new_results, pack_rolls,
                                          resolve_rolls)
 
-if TYPE_CHECKING:
-    from bgtools.model.match import Match
+M = TypeVar("M", bound=MatchRules)
 
 __all__ = ["MatchWarning", "Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags"]
 
@@ -180,7 +179,7 @@ def crawford_flags(length: int, scores: Sequence[tuple[int, int]], rule: bool = 
 class _Replayer:
     """Walks a game's actions, resolving and checking them; shared by readers and :func:`replay`."""
 
-    def __init__(self, match: Match, game: Game, file: str = "", strict: bool = False,
+    def __init__(self, match: MatchRules, game: Game, file: str = "", strict: bool = False,
                  want_steps: bool = False, game_index: int = 0):
         self.m = match
         self.g = game
@@ -482,7 +481,7 @@ class _Replayer:
         return written >= need and actual >= need
 
 
-def check_game(match: Match, game: Game, file: str = "", strict: bool = False) -> Game:
+def check_game(match: MatchRules, game: Game, file: str = "", strict: bool = False) -> Game:
     """Replay ``game``: resolve its moves, infer the result, collect errors (returns a new Game)."""
     actions, result, errors, _ = _Replayer(match, game, file, strict).run()
     if result is None and game.result is not None:
@@ -490,22 +489,22 @@ def check_game(match: Match, game: Game, file: str = "", strict: bool = False) -
     return replace(game, actions=actions, result=result, errors=list(game.errors) + errors)
 
 
-def finish_match(match: Match, file: str = "", strict: bool = False) -> Match:
+def finish_match(match: M, file: str = "", strict: bool = False) -> M:
     """Infer Crawford games and replay every game (used by the readers)."""
     flags = crawford_flags(match.length, [g.score for g in match.games], match.crawford)
     games = []
     for g, c in zip(match.games, flags):
         games.append(check_game(match, replace(g, crawford=c), file, strict))
-    return replace(match, games=tuple(games))
+    return replace(match, games=tuple(games))  # type: ignore[type-var]  # a dataclass (Match) in practice
 
 
-def replay_game(match: Match, game: Game, game_index: int = 0) -> Iterator[Step]:
+def replay_game(match: MatchRules, game: Game, game_index: int = 0) -> Iterator[Step]:
     """Yield a :class:`Step` for every action of ``game`` (position and state before it)."""
     _, _, _, steps = _Replayer(match, game, want_steps=True, game_index=game_index).run()
     yield from steps
 
 
-def replay(match: Match) -> Iterator[Step]:
+def replay(match: MatchRules) -> Iterator[Step]:
     """Yield a :class:`Step` for every action of every game of ``match``."""
     for i, g in enumerate(match.games):
         yield from replay_game(match, g, i)
