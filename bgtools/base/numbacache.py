@@ -30,25 +30,29 @@ _PKG = Path(__file__).resolve().parents[1]
 HASHED_LAYERS = ("base", "core", "engine")
 
 
-def kernel_sources(package_dir: Path = _PKG) -> list[Path]:
-    """The files whose change must invalidate compiled kernels."""
-    out = []
+def _kernel_files(package_dir: Path):
+    """(path, bytes) of each file whose change must invalidate compiled kernels; each is read once."""
     for p in sorted(package_dir.rglob("*.py")):
         rel = p.relative_to(package_dir)
         if "__pycache__" in rel.parts:
             continue
-        if rel.parts[0] in HASHED_LAYERS or b"numba" in p.read_bytes():
-            out.append(p)
-    return out
+        data = p.read_bytes()
+        if rel.parts[0] in HASHED_LAYERS or b"numba" in data:
+            yield p, data
+
+
+def kernel_sources(package_dir: Path = _PKG) -> list[Path]:
+    """The files whose change must invalidate compiled kernels."""
+    return [p for p, _ in _kernel_files(package_dir)]
 
 
 def source_key(package_dir: Path = _PKG) -> str:
     """A hash of the names and contents of :func:`kernel_sources`."""
     h = hashlib.sha256()
-    for p in kernel_sources(package_dir):
+    for p, data in _kernel_files(package_dir):
         h.update(str(p.relative_to(package_dir)).encode())
         h.update(b"\0")
-        h.update(p.read_bytes())
+        h.update(data)
         h.update(b"\0")
     return h.hexdigest()[:16]
 

@@ -30,9 +30,9 @@ from typing import Optional, Sequence
 import numpy as np
 
 from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values
-from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
-__all__ = ["CubeAdvice", "cube_advice", "proper_action", "money_cubeful", "take_point", "gammon_values",
+__all__ = ["CubeAdvice", "cube_advice", "proper_action", "cube_percent", "money_cubeful", "take_point", "gammon_values",
            "NOT_AVAILABLE"]
 
 #: the action of a state in which the player on roll may not double
@@ -161,7 +161,9 @@ class CubeAdvice:
         return d
 
 
-def _percent(action: str, nd: float, dt: float, dp: float) -> Optional[float]:
+def cube_percent(action: str, nd: float, dt: float, dp: float) -> Optional[float]:
+    """gnubg's bracketed figure after some actions: for No double how far ND lies from DT
+    towards DP; for Too good to double, pass how far ND lies from DP towards DT."""
     if action.startswith("No ") and dp != dt:
         return (nd - dt) / (dp - dt)
     if action.startswith("Too good to") and action.endswith("pass") and nd <= dt and dt != dp:
@@ -233,15 +235,9 @@ def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x:
         am, ao = info.away
         code = cube_values(p, False, am, ao, info.cube, info.owner, info.crawford, x, met.pre, met.post, out)
         available = code != 3
-        w = float(mwc_after(met.pre, met.post, am, ao, info.cube))
-        lo = float(mwc_after(met.pre, met.post, am, ao, -info.cube))
-        span = (w - lo) or 1.0
-
-        def norm(v: float) -> float:
-            return 2.0 * (v - 0.5 * (w + lo)) / span
-
+        stake = CubeStake.at(met, am, ao, info.cube)
         mwcs = (float(out[0]), float(out[1]), float(out[2]))
-        nd, dt, dp = norm(mwcs[0]), norm(mwcs[1]), norm(mwcs[2])
+        nd, dt, dp = (float(stake.normalise(v)) for v in mwcs)
         gv = gammon_values(info, met)
     if not available:
         return CubeAdvice(NOT_AVAILABLE, nd, None, None, False, info.money, None if mwcs is None else (mwcs[0], mwcs[0],
@@ -249,4 +245,4 @@ def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x:
     action = proper_action(nd, dt, dp, win_gammon=p[1] > 0.0, match=not info.money, centred=centred,
                            jacoby=info.jacoby, beavers=info.beavers)
     tp = take_point(p, info, x, met) if with_take_point else None
-    return CubeAdvice(action, nd, dt, dp, True, info.money, mwcs, tp, gv, _percent(action, nd, dt, dp), ply)
+    return CubeAdvice(action, nd, dt, dp, True, info.money, mwcs, tp, gv, cube_percent(action, nd, dt, dp), ply)

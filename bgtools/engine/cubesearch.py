@@ -25,10 +25,10 @@ import numpy as np
 
 from bgtools.core.position import Position
 from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
-from bgtools.engine.cubeaction import CubeAdvice, cube_advice, money_cubeful, proper_action
+from bgtools.engine.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
 from bgtools.engine.evaluation import ROLLS, Evaluator, best_children, equity, evaluate_boards, expand_children, \
     static_probs
-from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
 __all__ = ["cube_advice_at", "CubeSearch"]
 
@@ -161,14 +161,10 @@ def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, ev
         mwcs = None
     else:
         assert search.met is not None
-        w = float(mwc_after(search.met.pre, search.met.post, info.away[0], info.away[1], info.cube))
-        lo = float(mwc_after(search.met.pre, search.met.post, info.away[0], info.away[1], -info.cube))
-        span = (w - lo) or 1.0
-        nd_u, dt_u, dp_u = (2.0 * (v - 0.5 * (w + lo)) / span for v in (nd, dt, dp))
+        stake = CubeStake.at(search.met, info.away[0], info.away[1], info.cube)
+        nd_u, dt_u, dp_u = (float(stake.normalise(v)) for v in (nd, dt, dp))
         mwcs = (nd, dt, dp)
     action = proper_action(nd_u, dt_u, dp_u, win_gammon=probs[1] > 0.0, match=not info.money,
                            centred=info.owner == CENTRED, jacoby=info.jacoby, beavers=info.beavers)
-    pct = None
-    if action.startswith("No ") and dp_u != dt_u:
-        pct = (nd_u - dt_u) / (dp_u - dt_u)
-    return CubeAdvice(action, nd_u, dt_u, dp_u, True, info.money, mwcs, base.take_point, base.gammon_values, pct, ply)
+    return CubeAdvice(action, nd_u, dt_u, dp_u, True, info.money, mwcs, base.take_point, base.gammon_values,
+                      cube_percent(action, nd_u, dt_u, dp_u), ply)

@@ -87,11 +87,6 @@ def invert_probs(probs: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _equity1(p) -> float:
-    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
-
-
-@nb.njit(cache=True)
 def _erf(x):
     return math.erf(x)
 

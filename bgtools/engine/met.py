@@ -31,7 +31,7 @@ from importlib import resources
 import numba as nb
 import numpy as np
 
-__all__ = ["MatchEquityTable", "load_met", "mwc_after", "METS"]
+__all__ = ["MatchEquityTable", "load_met", "mwc_after", "METS", "CubeStake"]
 
 #: name accepted by :func:`load_met` -> data file in ``bgtools/data``
 METS = {"kazaross-xg2": "met_kazaross_xg2.json"}
@@ -108,3 +108,27 @@ def load_met(name: str = "kazaross-xg2") -> MatchEquityTable:
     pre = np.ascontiguousarray(d["pre_crawford"], np.float64)
     post = np.ascontiguousarray(d["post_crawford"], np.float64)
     return MatchEquityTable(d["name"], pre, post, d.get("source", ""))
+
+
+@dataclass(frozen=True)
+class CubeStake:
+    """The match winning chances of the player on roll after he wins (``win``) or loses
+    (``lose``) the current cube: they map an MWC onto gnubg's normalised equity (-1 .. +1)."""
+
+    win: float
+    lose: float
+
+    @classmethod
+    def at(cls, met: MatchEquityTable, away: int, away_opp: int, cube: int) -> "CubeStake":
+        return cls(float(mwc_after(met.pre, met.post, away, away_opp, cube)),
+                   float(mwc_after(met.pre, met.post, away, away_opp, -cube)))
+
+    @property
+    def scale(self) -> float:
+        """Normalised equity per unit of MWC."""
+        return 2.0 / ((self.win - self.lose) or 1.0)
+
+    def normalise(self, mwc):
+        """``2 (mwc - (win + lose) / 2) / (win - lose)``; works on arrays too."""
+        return self.scale * (mwc - 0.5 * (self.win + self.lose))
+

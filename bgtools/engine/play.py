@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
-from bgtools.engine.nn import Weights
+from bgtools.engine.nn import Weights, game_over_probs
 from bgtools.engine.pubeval import pubeval_choose, pubeval_weights
 
 __all__ = ["DuelResult", "duel_vs_pubeval", "duel_chooser", "game_points", "game_over_board", "opening_board",
@@ -40,24 +40,14 @@ def duel_chooser(weights: Weights, ply: int = 0, prune: int = 6):
 
 @nb.njit(cache=True)
 def game_points(board) -> int:
-    """Points won by ``board[1]`` when a side is off (negative if he lost); 0 otherwise."""
-    me = 0
-    opp = 0
-    for i in range(25):
-        me += board[1, i]
-        opp += board[0, i]
-    if me > 0 and opp > 0:
+    """Points won by ``board[1]`` when a side is off (negative if he lost); 0 otherwise
+    (the result scored by :func:`bgtools.engine.nn.game_over_probs`)."""
+    out = np.empty(5, np.float64)
+    if not game_over_probs(board, out):
         return 0
-    loser = 0 if me == 0 else 1
-    left = opp if me == 0 else me
-    pts = 1
-    if left == 15:
-        pts = 2
-        for i in range(18, 25):
-            if board[loser, i] > 0:
-                pts = 3
-                break
-    return pts if me == 0 else -pts
+    if out[0] > 0.5:
+        return 1 + int(out[1]) + int(out[2])
+    return -(1 + int(out[3]) + int(out[4]))
 
 
 @nb.njit(cache=True)

@@ -24,7 +24,7 @@ from bgtools.engine.cube import CubeInfo
 from bgtools.engine.cubesearch import CubeSearch
 from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
                                        invert_probs)
-from bgtools.engine.met import mwc_after
+from bgtools.engine.met import CubeStake
 
 __all__ = ["rank_plays_at_score"]
 
@@ -57,9 +57,7 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
     else:
         met = search.met
         assert met is not None
-        w = float(mwc_after(met.pre, met.post, info.away[0], info.away[1], info.cube))
-        lo = float(mwc_after(met.pre, met.post, info.away[0], info.away[1], -info.cube))
-        value = 2.0 * ((1.0 - theirs) - 0.5 * (w + lo)) / ((w - lo) or 1.0)
+        value = CubeStake.at(met, info.away[0], info.away[1], info.cube).normalise(1.0 - theirs)
     ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -value[i]))
     best = value[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(value[i]), float(value[i] - best),

@@ -220,10 +220,6 @@ def mat_from_lines(parsed, file: str = "", strict: bool = False) -> Match:
 
 
 # --------------------------------------------------------------------------- writer
-def _pt(p: int) -> str:
-    return str(p)
-
-
 def _roll_cell(a: Roll, pos: Optional[Position]) -> tuple[str, Optional[Position]]:
     """The cell text of a roll and the position after it (opponent on roll), None if unknown."""
     dice = f"{a.dice[0]}{a.dice[1]}: "

@@ -61,12 +61,6 @@ def decode_bytes(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def _load(source: Source) -> tuple[str, str]:
-    """(text, name) of a path, bytes or text."""
-    raw, name = _load_raw(source)
-    return (decode_bytes(raw) if isinstance(raw, bytes) else raw), name
-
-
 def detect_binary(data: bytes, name: str = "") -> Optional[str]:
     """``"xg"`` (eXtreme Gammon archive magic) or ``"bgf"`` (BGBlitz JSON header line), else None."""
     if is_xg(data):

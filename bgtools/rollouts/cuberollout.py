@@ -15,7 +15,7 @@ from typing import Optional
 
 from bgtools.core.position import Position
 from bgtools.engine.cubeaction import NOT_AVAILABLE, proper_action
-from bgtools.engine.met import load_met, mwc_after
+from bgtools.engine.met import CubeStake, load_met
 from bgtools.rollouts.rollout import rollout_many
 from bgtools.rollouts.settings import Job, RolloutError, RolloutSettings
 
@@ -78,16 +78,10 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
         return CubeRollout(action, v_nd, s_nd, v_dt, s_dt, 1.0, nd.trials)
     met = load_met()
     am, ao = nd_job.away
-    w = float(mwc_after(met.pre, met.post, am, ao, nd_job.cube))
-    lo = float(mwc_after(met.pre, met.post, am, ao, -nd_job.cube))
-    span = (w - lo) or 1.0
+    stake = CubeStake.at(met, am, ao, nd_job.cube)
     assert nd.mwc_cubeful is not None and dt.mwc_cubeful is not None
     assert nd.mwc_cubeful_se is not None and dt.mwc_cubeful_se is not None
-
-    def norm(v: float) -> float:
-        return 2.0 * (v - 0.5 * (w + lo)) / span
-
-    v_nd, v_dt = norm(nd.mwc_cubeful), norm(dt.mwc_cubeful)
+    v_nd, v_dt = float(stake.normalise(nd.mwc_cubeful)), float(stake.normalise(dt.mwc_cubeful))
     action = proper_action(v_nd, v_dt, 1.0, win_gammon=win_gammon, match=True, centred=centred)
-    return CubeRollout(action, v_nd, 2.0 * nd.mwc_cubeful_se / span, v_dt, 2.0 * dt.mwc_cubeful_se / span, 1.0,
-                       nd.trials, (nd.mwc_cubeful, dt.mwc_cubeful, w))
+    return CubeRollout(action, v_nd, stake.scale * nd.mwc_cubeful_se, v_dt, stake.scale * dt.mwc_cubeful_se, 1.0,
+                       nd.trials, (nd.mwc_cubeful, dt.mwc_cubeful, stake.win))

@@ -19,7 +19,7 @@ from bgtools.engine.evaluation import evaluate_boards
 from bgtools.engine.nn import NeuralEvaluator, Weights
 from bgtools.training.datasets import part_path, save_npz
 
-__all__ = ["label_boards", "label_chunks"]
+__all__ = ["label_boards", "label_chunks", "array_tag"]
 
 
 def label_boards(boards: np.ndarray, weights: Weights, ply: int = 1, batch: int = 512) -> np.ndarray:
@@ -32,14 +32,15 @@ def label_boards(boards: np.ndarray, weights: Weights, ply: int = 1, batch: int 
     return out
 
 
-def _tag(a: np.ndarray) -> str:
+def array_tag(a: np.ndarray) -> str:
+    """A short hash of an array's bytes (which rows a part file holds)."""
     return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
 
 
 def _part_matches(path: Path, boards: np.ndarray) -> bool:
     try:
         with np.load(path, allow_pickle=False) as z:
-            return str(z["boards_sha256"]) == _tag(boards) and z["targets"].shape[0] == boards.shape[0]
+            return str(z["boards_sha256"]) == array_tag(boards) and z["targets"].shape[0] == boards.shape[0]
     except (OSError, KeyError, ValueError, EOFError):
         return False
 
@@ -69,7 +70,7 @@ def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: 
         if max_chunks is not None and new >= max_chunks:
             continue
         t = label_boards(rows, weights, ply)
-        save_npz(part_path(folder, k), targets=t, index=np.array([lo], np.int64), boards_sha256=np.array(_tag(rows)))
+        save_npz(part_path(folder, k), targets=t, index=np.array([lo], np.int64), boards_sha256=np.array(array_tag(rows)))
         new += 1
         good += 1
         if progress is not None:

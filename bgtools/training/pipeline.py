@@ -28,7 +28,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
@@ -38,7 +37,7 @@ from bgtools.training.datasets import (append_log, completed_parts, join_parts, 
                                        write_manifest)
 from bgtools.training.duel import duel_weights
 from bgtools.training.fit import FitSettings, fit_weights, prepare
-from bgtools.training.label import label_chunks
+from bgtools.training.label import array_tag, label_chunks
 from bgtools.training.selfplay import selfplay_games
 
 __all__ = ["PipelineError", "SelfplayConfig", "LabelConfig", "FitConfig", "DuelConfig", "run_selfplay",
@@ -97,10 +96,6 @@ def _weights_tag(path: Optional[str]) -> str:
         raise
 
 
-def _array_tag(a: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
-
-
 def _claim(folder: Path, key: dict, advice: str = "use a new run folder", may_replace: bool = False) -> None:
     """Record the settings a parts folder is made with; refuse to resume with other ones
     (unless ``may_replace``: nothing made with the old ones is left)."""
@@ -156,7 +151,7 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
     return write_manifest(run / "selfplay.manifest.json", "selfplay", asdict(cfg), t0, parts=k,
                           positions=int(data["boards"].shape[0]), explored=int(data["explored"].sum()),
                           games=int(data["game"].max()) + 1, weights=key["weights"],
-                          boards_sha256=_array_tag(data["boards"]))
+                          boards_sha256=array_tag(data["boards"]))
 
 
 def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = None,
@@ -188,7 +183,7 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
     targets = join_parts(parts, n_parts)["targets"]
     save_npz(run / "data" / "labelled.npz", boards=boards, targets=targets)
     return write_manifest(run / "label.manifest.json", "label", asdict(cfg), t0, positions=int(boards.shape[0]),
-                          weights=key["weights"], targets_sha256=_array_tag(targets))
+                          weights=key["weights"], targets_sha256=array_tag(targets))
 
 
 def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
@@ -205,7 +200,7 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed)
     ckpt = run / "data" / "fit_ckpt.npz"
     _claim(run / "data" / "fit", {**asdict(cfg), "init": _weights_tag(cfg.init),
-                                  "labels": _array_tag(d["targets"])}, f"delete {ckpt} or use a new run folder",
+                                  "labels": array_tag(d["targets"])}, f"delete {ckpt} or use a new run folder",
            may_replace=not ckpt.exists())
 
     def log(row: dict) -> None:
