@@ -103,6 +103,12 @@ def rollout(
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines on stdout instead of text.")] = False,
     cube_decision: Annotated[bool, typer.Option("--cube-decision", help="Roll out both cube branches (no double, "
                                                 "double/take) and give the proper cube action (cubeful).")] = False,
+    jacoby: Annotated[Optional[bool], typer.Option("--jacoby/--no-jacoby", help="Money: the Jacoby rule (gammons "
+                                                   "count single until the cube is turned); default: the ID's, "
+                                                   "else on.")] = None,
+    beavers: Annotated[Optional[bool], typer.Option("--beavers/--no-beavers", help="Money: beavers allowed (the "
+                                                    "cube action's words; rollouts take a beaver as a take); "
+                                                    "default: on.")] = None,
 ) -> None:
     """Roll out positions: probabilities, cubeless/cubeful equity and match winning chances, with standard errors."""
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
@@ -125,8 +131,8 @@ def rollout(
             raise fail("--dask needs dask.distributed: pip install 'bgtools[dask]'")
     try:
         settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
-                                   variance_reduction=vr, bearoff_truncation=bearoff)
-        batch = Batch.load(ids or [], input)
+                                   variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers)
+        batch = Batch.load(ids or [], input, jacoby, beavers)
         net = load_weights(weights)
         run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force)
     except (RolloutError, WeightsFileError) as e:

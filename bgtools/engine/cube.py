@@ -8,7 +8,9 @@ winning chance through the take point and the cash point.
 * **Money** (values in points, i.e. per unit cube times the cube): Janowski's formulas
   with W and L the average cubeless value of the games won and lost: take point
   ``TP = (L - 1/2) / (W + L + 1/2)``, cash point ``CP = (L + 1) / (W + L + 1/2)``.
-  No Jacoby rule and no beavers.
+  Under the Jacoby rule (``jacoby``) a gammon counts single while the cube is centred.
+  Beavers change no value here (a beaver is a take that the taker redoubles at once:
+  his value is twice that of a take).
 * **Match** (values are match winning chances): the same construction with outcome
   values taken from the match equity table.  A player's live take point at cube ``n``
   is ``TP(n) = TP_eff(n) * (1 - TP(2n))``: taking gives him the cube, which he can
@@ -22,7 +24,8 @@ home, in races linear from 0.6 (40 pips or less for the player on roll) to 0.7 (
 more).
 
 Numba kernels (plain arrays): ``cubeful_value(p, money, am, ao, cube, owner, crawford, x,
-pre, post)`` and ``cube_values(..., out)`` (fills nd, dt, dp; returns the action code).
+pre, post, jacoby=False)``, ``cube_values(..., out, jacoby=False)`` (fills nd, dt, dp; returns
+the action code) and ``money_per_cube(p, owner, x, jacoby)``.
 ``owner``: 0 centred, 1 the player on roll, 2 his opponent.
 
 >>> import numpy as np
@@ -53,6 +56,7 @@ __all__ = [
     "cubeful_value",
     "cube_values",
     "cube_x",
+    "money_per_cube",
     "ACTIONS",
 ]
 
@@ -89,22 +93,28 @@ def cube_x(board) -> float:
 
 
 @nb.njit(cache=True)
-def _money_per_cube(p, owner, x) -> float:
-    """Janowski money equity per unit cube of the player on roll."""
+def money_per_cube(p, owner, x, jacoby) -> float:
+    """Janowski money equity per unit cube of the player on roll (``owner``: 0 centred,
+    1 him, 2 the opponent); under ``jacoby`` a centred cube makes gammons count single,
+    in the dead-cube value and in the live cube outside the doubling window."""
     pw = p[0]
     pl = 1.0 - pw
-    W = (pw + p[1] + p[2]) / pw if pw > 1e-12 else 1.0
-    L = (pl + p[3] + p[4]) / pl if pl > 1e-12 else 1.0
-    dead = pw * W - pl * L
+    single = jacoby and owner == CENTRED
+    g = 0.0 if single else 1.0
+    dead = 2.0 * pw - 1.0 + g * (p[1] - p[3] + p[2] - p[4])
+    if pw <= 1e-7 or pw >= 1.0 - 1e-7:
+        return dead
+    W = 1.0 + (p[1] + p[2]) / pw
+    L = 1.0 + (p[3] + p[4]) / pl
     tp = (L - 0.5) / (W + L + 0.5)
     cp = (L + 1.0) / (W + L + 0.5)
     if owner == CENTRED:
         if pw < tp:
-            live = -L + (L - 1.0) * pw / tp
+            live = -1.0 if single else -L + (L - 1.0) * pw / tp
         elif pw < cp:
             live = -1.0 + 2.0 * (pw - tp) / (cp - tp)
         else:
-            live = 1.0 + (W - 1.0) * (pw - cp) / (1.0 - cp)
+            live = 1.0 if single else 1.0 + (W - 1.0) * (pw - cp) / (1.0 - cp)
     elif owner == OWNED:
         if pw < cp:
             live = -L + (L + 1.0) * pw / cp
@@ -232,19 +242,21 @@ def _match_value(p, am, ao, cube, owner, crawford, x, pre, post) -> float:
 
 
 @nb.njit(cache=True)
-def cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post) -> float:
-    """Cubeful value for the player on roll: money points (cube included) or match MWC."""
+def cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post, jacoby=False) -> float:
+    """Cubeful value for the player on roll: money points (cube included) or match MWC
+    (``jacoby``: the money Jacoby rule)."""
     if money:
-        return cube * _money_per_cube(p, owner, x)
+        return cube * money_per_cube(p, owner, x, jacoby)
     return _match_value(p, am, ao, cube, owner, crawford, x, pre, post)
 
 
 @nb.njit(cache=True)
-def cube_values(p, money, am, ao, cube, owner, crawford, x, pre, post, out) -> int:
+def cube_values(p, money, am, ao, cube, owner, crawford, x, pre, post, out, jacoby=False) -> int:
     """Fill ``out[0:3]`` with no double, double/take, double/pass for the player on roll,
-    ``out[3]`` with 1.0 if the opponent should take; return the action code."""
-    nd = cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post)
-    dt = cubeful_value(p, money, am, ao, 2 * cube, OPP_OWNS, crawford, x, pre, post)
+    ``out[3]`` with 1.0 if the opponent should take; return the action code
+    (``jacoby``: the money Jacoby rule)."""
+    nd = cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post, jacoby)
+    dt = cubeful_value(p, money, am, ao, 2 * cube, OPP_OWNS, crawford, x, pre, post, jacoby)
     dp = cube if money else mwc_after(pre, post, am, ao, cube)
     out[0] = nd
     out[1] = dt

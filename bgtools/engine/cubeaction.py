@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values
+from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values, money_per_cube
 from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
 __all__ = ["CubeAdvice", "cube_advice", "proper_action", "cube_percent", "money_cubeful", "take_point", "gammon_values",
@@ -72,29 +72,9 @@ def proper_action(nd: float, dt: float, dp: float, *, win_gammon: bool, match: b
 
 def money_cubeful(probs: Sequence[float] | np.ndarray, owner: int = CENTRED, x: float = 0.68, jacoby: bool = False) -> float:
     """Janowski's money equity per unit cube of the player on roll (``owner``: 0 centred,
-    1 him, 2 the opponent); under ``jacoby`` a centred cube makes gammons count single."""
-    p, wg, wbg, lg, lbg = (float(v) for v in probs)
-    single = jacoby and owner == CENTRED
-    g = 0.0 if single else 1.0
-    dead = 2.0 * p - 1.0 + g * (wg - lg + wbg - lbg)
-    if p <= 1e-7 or p >= 1.0 - 1e-7:
-        return dead
-    W = 1.0 + (wg + wbg) / p
-    L = 1.0 + (lg + lbg) / (1.0 - p)
-    tp = (L - 0.5) / (W + L + 0.5)
-    cp = (L + 1.0) / (W + L + 0.5)
-    if owner == CENTRED:
-        if p < tp:
-            live = -1.0 if single else -L + (L - 1.0) * p / tp
-        elif p < cp:
-            live = -1.0 + 2.0 * (p - tp) / (cp - tp)
-        else:
-            live = 1.0 if single else 1.0 + (W - 1.0) * (p - cp) / (1.0 - cp)
-    elif owner == OWNED:
-        live = -L + (L + 1.0) * p / cp if p < cp else 1.0 + (W - 1.0) * (p - cp) / (1.0 - cp)
-    else:
-        live = -L + (L - 1.0) * p / tp if p < tp else -1.0 + (W + 1.0) * (p - tp) / (1.0 - tp)
-    return x * live + (1.0 - x) * dead
+    1 him, 2 the opponent); under ``jacoby`` a centred cube makes gammons count single
+    (:func:`bgtools.engine.cube.money_per_cube`)."""
+    return float(money_per_cube(np.ascontiguousarray(probs, np.float64).reshape(5), int(owner), float(x), bool(jacoby)))
 
 
 def gammon_values(info: CubeInfo, met: Optional[MatchEquityTable] = None) -> dict[str, float]:

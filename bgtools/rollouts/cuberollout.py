@@ -1,7 +1,8 @@
 """The cube decision by rollout: one cubeful rollout per cube branch, as gnubg does.
 
 The *no double* branch rolls the position out with the cube as it stands (the player on
-roll does not double on this turn; both sides double and take by the cube rules afterwards);
+roll does not double on this turn; both sides double and take by the cube rules afterwards,
+as in a plain cubeful rollout, where the player on roll may also double at once);
 the *double/take* branch with the cube doubled and owned by the opponent.  Both branches use
 the same dice (the same seed and trial numbers), so their difference is measured far more
 precisely than either value.  Double/pass is the cube's worth, exactly.  Values are per unit
@@ -53,7 +54,8 @@ def _available(job: Job) -> bool:
 def cube_rollout(position: Position, state=None, settings: Optional[RolloutSettings] = None, weights=None,
                  workers: int = 1, dask=None) -> CubeRollout:
     """Roll out both cube branches of ``position`` (player on roll before his roll)."""
-    return cube_rollout_job(Job.make(position, state), settings, weights, workers, dask)
+    s = settings or RolloutSettings()
+    return cube_rollout_job(Job.make(position, state, s.jacoby, s.beavers), s, weights, workers, dask)
 
 
 def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, weights=None, workers: int = 1,
@@ -64,6 +66,7 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
         res = next(rollout_many([nd_job], settings, weights, workers, dask))
         assert res.cubeful_equity is not None and res.cubeful_equity_se is not None
         return CubeRollout(NOT_AVAILABLE, res.cubeful_equity, res.cubeful_equity_se, None, None, None, res.trials)
+    nd_job = replace(nd_job, first_cube=False)  # the branch fixes the first cube action
     dt_job = replace(nd_job, cube=2 * nd_job.cube, owner=1)
     nd, dt = rollout_many([nd_job, dt_job], settings, weights, workers, dask)
     if nd.cubeful_equity is None or dt.cubeful_equity is None:
@@ -74,7 +77,8 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
     if nd_job.money:
         v_nd, s_nd = nd.cubeful_equity, nd.cubeful_equity_se
         v_dt, s_dt = 2.0 * dt.cubeful_equity, 2.0 * dt.cubeful_equity_se  # per cube of the branch -> per current
-        action = proper_action(v_nd, v_dt, 1.0, win_gammon=win_gammon, match=False, centred=centred)
+        action = proper_action(v_nd, v_dt, 1.0, win_gammon=win_gammon, match=False, centred=centred,
+                               jacoby=nd_job.jacoby, beavers=nd_job.beavers)
         return CubeRollout(action, v_nd, s_nd, v_dt, s_dt, 1.0, nd.trials)
     met = load_met()
     am, ao = nd_job.away

@@ -53,7 +53,8 @@ def run_chunk(job: Job, settings: RolloutSettings, first: int, count: int, weigh
     am, ao = job.away if not job.money else (1, 1)
     spec = TrialSettings(settings.seed, settings.truncate, settings.bearoff_truncation, settings.variance_reduction,
                          settings.cubeful)
-    stakes = Stakes(job.money, am, ao, job.cube, job.owner, job.crawford, met.pre, met.post)
+    stakes = Stakes(job.money, am, ao, job.cube, job.owner, job.crawford, met.pre, met.post, job.jacoby and job.money,
+                    job.first_cube)
     ch = make_chooser(w.arrays(), settings.ply, settings.prune, db.tables())
     plies = rollout_kernel(job.board, first, count, spec, stakes, ch, sums, sumsq)
     return Partial(count, sums, sumsq, int(plies))

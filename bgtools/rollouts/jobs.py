@@ -83,9 +83,11 @@ class Batch:
     rolled: list[str] = field(default_factory=list)
 
     @classmethod
-    def load(cls, ids: Sequence[str] = (), input: Optional[str] = None) -> "Batch":
+    def load(cls, ids: Sequence[str] = (), input: Optional[str] = None, jacoby: Optional[bool] = None,
+             beavers: Optional[bool] = None) -> "Batch":
         """Read ``input`` (a file, '-' = stdin; see :func:`read_ids`) then ``ids``; a bad ID
-        raises :class:`RolloutError` naming its line."""
+        raises :class:`RolloutError` naming its line.  ``jacoby``/``beavers``: the money rules
+        (see :meth:`~bgtools.rollouts.settings.Job.make`)."""
         from bgtools.core.matchstate import parse_any_id
 
         items: list[tuple[str, str]] = []
@@ -96,7 +98,7 @@ class Batch:
         for where, text in items:
             try:
                 pos, ms = parse_any_id(text)
-                jobs.append(Job.make(pos, ms))
+                jobs.append(Job.make(pos, ms, jacoby, beavers))
             except ValueError as e:
                 raise RolloutError(f"{where}{text}: {e}") from None
             labels.append(text)

@@ -12,12 +12,17 @@ minus the mean over the 36 rolls) is accumulated from the root player's side and
 subtracted from the trial's result.  The cubeful output gets the same treatment with
 cubeful values.  With an exact evaluator this gives the exact value in every trial.
 
-Cubeful rollouts (money or match): before each roll after the first, the player on roll
-may double, the opponent take or pass, as :mod:`bgtools.engine.cube` decides from the 0-ply
-cubeless evaluation.  The root player does not double on his first turn: the result is
-the value of not doubling now.  When a double is passed the cubeless outputs of the trial
-are the static evaluation of that position.  Checker play always maximises cubeless money
-equity.
+Cubeful rollouts (money or match), as gnubg's: before each roll the player on roll may
+double, the opponent take or pass, as :mod:`bgtools.engine.cube` decides from the 0-ply
+cubeless evaluation; the root player's first turn too unless ``Stakes.first_cube`` is off
+(the no-double branch of a cube decision by rollout).  "Too good" and optional doubles
+play on; a beaver is taken as a take (gnubg does the same in rollouts).  Under the money
+Jacoby rule a game won with the cube centred counts single.  When a double is passed the
+cubeless outputs of the trial are the static evaluation of that position.  Checker play
+maximises cubeless money equity in cubeless rollouts and, at 0 ply, the mover's cubeful
+value at the score (money points or match winning chance, the opponent on roll with his
+cube options) in cubeful ones, so gammonish plays are valued as the score makes them;
+1-ply checker play stays cubeless.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine import bearoff as _bo
+from bgtools.core.movegen import generate
 from bgtools.engine.chooser import choose, new_chooser_buffers, static_value, swap_into
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.met import mwc_after
@@ -61,6 +67,8 @@ class Stakes(NamedTuple):
     crawford: bool
     pre: np.ndarray  #: pre-Crawford match equity table
     post: np.ndarray  #: post-Crawford match equity table
+    jacoby: bool = False  #: money: a game won with the cube centred counts single
+    first_cube: bool = True  #: the root player may double on his first turn
 
 
 @nb.njit(cache=True)
@@ -91,11 +99,47 @@ def _cf_after(pa, board_after, side, stakes, aw, cube, owner) -> float:
     s2 = 1 - side
     money = stakes.money
     v = cubeful_value(pa, money, aw[s2], aw[side], cube, _rel_owner(owner, s2), stakes.crawford, cube_x(board_after),
-                      stakes.pre, stakes.post)
+                      stakes.pre, stakes.post, stakes.jacoby)
     if money:
         v = v / stakes.cube
         return v if s2 == 0 else -v
     return v if s2 == 0 else 1.0 - v
+
+
+@nb.njit(cache=True)
+def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> int:
+    """0-ply play of the mover ``side`` with the most cubeful value at the score; as
+    :func:`~bgtools.engine.chooser.choose0` otherwise (index, or -1; ``bp`` the outputs)."""
+    mb = buf.mine
+    n = generate(b, d1, d2, mb)
+    if n == 0:
+        swap_into(b, buf.sw)
+        static_value(buf.sw, ch, buf.ev, bp)
+        return -1
+    sw = buf.sw
+    p = buf.p
+    best = 0
+    best_v = -1e300
+    for i in range(n):
+        swap_into(mb.boards[i], sw)
+        static_value(sw, ch, buf.ev, p)
+        v = _cf_after(p, sw, side, stakes, aw, cube, owner)
+        if side == 1:
+            v = -v if stakes.money else 1.0 - v
+        if v > best_v:
+            best_v = v
+            best = i
+            for o in range(5):
+                bp[o] = p[o]
+    return best
+
+
+@nb.njit(cache=True)
+def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful) -> int:
+    """The play of the mover: cubeful at 0 ply in cubeful rollouts, else ``ch``'s choice."""
+    if cubeful and ch.ply == 0:
+        return _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner)
+    return choose(b, d1, d2, ch, buf, bp)
 
 
 @nb.njit(cache=True)
@@ -156,6 +200,8 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
             if game_over_probs(b, out):
                 pts = 1 + (1 if out[1] > 0.5 or out[3] > 0.5 else 0) + (1 if out[2] > 0.5 or out[4] > 0.5 else 0)
                 won = out[0] > 0.5
+                if money and stakes.jacoby and owner < 0:
+                    pts = 1
                 if won == (side == 0):
                     root_pts = pts * cube
                 else:
@@ -174,7 +220,8 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
                         v = _bo.ts_lookup(ts, b)
                         vm = cube * (v[1] if rel == 1 else (v[2] if rel == 0 else v[3]))
                     else:
-                        vm = cubeful_value(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post)
+                        vm = cubeful_value(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post,
+                                           stakes.jacoby)
                     if money:
                         cf_final = (vm if side == 0 else -vm) / cube0
                     else:
@@ -185,11 +232,12 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
                 else:
                     out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
                 break
-            # ---- cube action of the player on roll (not the root's first turn)
-            if cubeful and t > 0:
+            # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
+            if cubeful and (t > 0 or stakes.first_cube):
                 rel = _rel_owner(owner, side)
                 static_value(b, ch, ev, pc)
-                code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv)
+                code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
+                                   stakes.jacoby)
                 if code == 1:  # double
                     if cv[3] < 0.5:  # pass: the doubler wins the cube; the cubeless
                         # outputs are those of the position (as when truncating)
@@ -207,7 +255,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
             d1, d2 = roll(seed, trial, t, perm)
             if vr:
                 for r in range(21):
-                    i = choose(b, ROLLS[r, 0], ROLLS[r, 1], ch, buf, bp)
+                    i = _play(b, ROLLS[r, 0], ROLLS[r, 1], ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
                     vr_has[r] = i >= 0
                     if i >= 0:
                         for s in range(2):
@@ -253,7 +301,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
                 else:
                     swap_into(b.copy(), b)
             else:
-                i = choose(b, d1, d2, ch, buf, bp)
+                i = _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
                 if i >= 0:
                     swap_into(mb[i], b)
                 else:

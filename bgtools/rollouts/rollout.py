@@ -70,4 +70,5 @@ def rollout(position: Position, state=None, settings: RolloutSettings | None = N
     ``weights`` a :class:`~bgtools.engine.nn.Weights` (None: the shipped network).
     """
     settings = settings or RolloutSettings()
-    return next(rollout_many([Job.make(position, state)], settings, weights, workers, dask))
+    job = Job.make(position, state, settings.jacoby, settings.beavers)
+    return next(rollout_many([job], settings, weights, workers, dask))

@@ -49,6 +49,8 @@ class RolloutSettings:
     variance_reduction: bool = False
     bearoff_truncation: bool = True
     prune: int = 4
+    jacoby: Optional[bool] = None  #: money: the Jacoby rule (None: the position's match ID, else on)
+    beavers: Optional[bool] = None  #: money: beavers allowed, for the cube action's words (None: on)
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -66,7 +68,7 @@ class RolloutSettings:
         """The settings as written into output records (resume compares these)."""
         return {"trials": self.trials, "seed": self.seed, "ply": self.ply, "cubeful": self.cubeful,
                 "truncate": self.truncate, "vr": self.variance_reduction,
-                "bearoff_truncation": self.bearoff_truncation}
+                "bearoff_truncation": self.bearoff_truncation, "jacoby": self.jacoby, "beavers": self.beavers}
 
     def chunks(self) -> list[tuple[int, int]]:
         """(first trial, count) of each unit of work, in merge order."""
@@ -102,7 +104,7 @@ class Partial:
 
 @dataclass(frozen=True)
 class Job:
-    """One position to roll out: the root board (``[1]`` on roll) and its cube/score."""
+    """One position to roll out: the root board (``[1]`` on roll) and its cube/score and rules."""
 
     board: np.ndarray
     money: bool = True
@@ -110,18 +112,31 @@ class Job:
     cube: int = 1
     owner: int = -1  #: -1 centred, 0 the player on roll, 1 his opponent
     crawford: bool = False
+    jacoby: bool = False  #: money: a game won with the cube centred counts single
+    beavers: bool = False  #: money: beavers allowed (the cube action's words only)
+    first_cube: bool = True  #: the player on roll may double before his first roll
 
     @classmethod
-    def make(cls, position: Position, state=None) -> "Job":
+    def make(cls, position: Position, state=None, jacoby: Optional[bool] = None,
+             beavers: Optional[bool] = None) -> "Job":
+        """The job of ``position`` at ``state`` (a MatchState; None: money, cube centred).
+        Money rules: ``jacoby`` None takes the state's Jacoby flag, else gnubg's default (on);
+        ``beavers`` None is gnubg's default (on)."""
+        from bgtools.engine.assess import DEFAULT_BEAVERS, DEFAULT_JACOBY
+
         if position.is_game_over():
             raise RolloutError("the game is over in this position")
         board = np.ascontiguousarray(position.to_array(), np.int8)
-        if state is None:
-            return cls(board)
+        if state is None or state.is_money:
+            jac = jacoby if jacoby is not None else (bool(state.jacoby) if state is not None else DEFAULT_JACOBY)
+            bea = DEFAULT_BEAVERS if beavers is None else beavers
+            if state is None:
+                return cls(board, jacoby=bool(jac), beavers=bool(bea))
+            me = state.player_on_roll
+            owner = -1 if state.cube_owner < 0 else (0 if state.cube_owner == me else 1)
+            return cls(board, True, (0, 0), state.cube, owner, False, bool(jac), bool(bea))
         me = state.player_on_roll
         owner = -1 if state.cube_owner < 0 else (0 if state.cube_owner == me else 1)
-        if state.is_money:
-            return cls(board, True, (0, 0), state.cube, owner, False)
         a = state.away
         away = (a[me], a[1 - me])
         met = load_met()
