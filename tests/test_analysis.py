@@ -216,3 +216,47 @@ def test_json_lines_have_the_documented_fields(a002):
     assert all(x["dice"] is None for x in lines if x["kind"] == "cube")
     assert len(a002.json_lines(all_rows=True)) == len(a002.decisions) > len(lines)
     assert all(not math.isnan(x["equity_loss"]) for x in lines)
+
+
+def test_money_rules_of_the_file_reach_the_cube_analysis():
+    """Jacoby from the file's header: cube decisions with the cube centred count gammons
+    single (values equal to the cube formulas with Jacoby on), and they differ from the
+    same session read without the rule."""
+    from bgtools.engine.cube import CENTRED
+    from bgtools.engine.cubeaction import money_cubeful
+    from bgtools.engine.cube import cube_efficiency
+
+    text = (DATA / "selfplay" / "005.mat").read_text()
+    plain = read_match(text)
+    jac = read_match('; [Jacoby "On"]\n' + text)
+    assert jac.jacoby and not plain.jacoby
+    a_plain = analyse_match(plain, ply=0, cache=None)
+    a_jac = analyse_match(jac, ply=0, cache=None)
+    centred = [d for d in a_jac.decisions if d.kind == "cube" and d.cube is not None
+               and MatchState.from_match_id(d.match_id).cube_owner < 0]
+    assert centred
+    for d in centred[:6]:
+        pos = Position.from_id(d.position_id)
+        assert d.cube.nd == pytest.approx(money_cubeful(d.cube.probs, CENTRED, cube_efficiency(pos), jacoby=True))
+    by_key = {d.row_key: d for d in a_plain.decisions if d.kind == "cube"}
+    assert any(abs(by_key[d.row_key].cube.nd - d.cube.nd) > 1e-6 for d in centred if d.row_key in by_key)
+
+
+def test_a_take_where_a_beaver_was_right_is_an_error_when_beavers_are_allowed():
+    from bgtools.core.matchstate import parse_any_id
+
+    # gnubg 0-ply: "No redouble, beaver"-class position for the doubler (he is a big underdog)
+    pos = Position.from_id("bHfAAwKYtwMAbA")
+    an = _Analyser(None, AnalysisSettings(ply=0), None)
+    _, st = parse_any_id("bHfAAwKYtwMAbA:cAkAAAAAAAAA")  # money, cube centred
+    with_b = _Ctx(st, True)
+    with_b.beavers = True
+    without = _Ctx(st, True)
+    without.beavers = False
+    ca_b = an.cube_analysis(pos, with_b)
+    ca = an.cube_analysis(pos, without)
+    assert ca.dt < 0.0 and ca.response == "take" and ca.action == "no double"
+    assert ca_b.response == "beaver" and ca_b.doubled == pytest.approx(2.0 * ca.dt)
+    # the loss of a plain take when the taker could beaver, and none for the beaver
+    assert ca_b.answer_value("take") - ca_b.doubled == pytest.approx(-ca.dt)
+    assert ca_b.answer_value("beaver") - ca_b.doubled == 0.0

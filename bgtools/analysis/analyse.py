@@ -32,6 +32,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 import numba as nb
@@ -52,9 +53,10 @@ __all__ = ["analyse_match", "AnalysisSettings", "MatchAnalysis", "Decision"]
 
 # ----------------------------------------------------------------------------- the analyser
 @nb.njit(cache=True)
-def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post):
+def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post, jacoby):
     """Mover's cubeful value (points, or MWC) of positions after his play: the opponent, on
-    roll in ``boards``, takes his best cube action (cube ``owner`` seen from him)."""
+    roll in ``boards``, takes his best cube action (cube ``owner`` seen from him; ``jacoby``:
+    the money Jacoby rule)."""
     n = probs.shape[0]
     raw = np.empty(n)
     po = np.empty(5)
@@ -65,7 +67,7 @@ def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post
         for k in range(25):
             left += boards[i, 0, k]
         if left == 0:  # the mover has borne off: the exact result
-            pts = cube * int(1.0 + p[1] + p[2] + 0.5)
+            pts = cube * (1 if jacoby and owner == 0 else int(1.0 + p[1] + p[2] + 0.5))
             raw[i] = pts if money else mwc_after(pre, post, am, ao, pts)
             continue
         po[0] = min(max(1.0 - p[0], 0.0), 1.0)
@@ -73,7 +75,7 @@ def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post
         po[2] = min(max(p[4], 0.0), po[1])
         po[3] = min(max(p[1], 0.0), 1.0 - po[0])
         po[4] = min(max(p[2], 0.0), po[3])
-        code = cube_values(po, money, ao, am, cube, owner, crawford, cube_x(boards[i]), pre, post, out)
+        code = cube_values(po, money, ao, am, cube, owner, crawford, cube_x(boards[i]), pre, post, out, jacoby)
         vo = out[0] if code == UNAVAILABLE else max(out[0], min(out[1], out[2]))
         raw[i] = -vo if money else 1.0 - vo
     return raw
@@ -83,9 +85,10 @@ _OPP_OWNER = (0, 2, 1)
 
 
 class _Ctx:
-    """Cube and score seen from one player: money?, (his, opponent's) away, cube, owner, crawford."""
+    """Cube and score seen from one player: money?, (his, opponent's) away, cube, owner, crawford,
+    and the money rules (Jacoby, beavers) of the match."""
 
-    __slots__ = ("money", "am", "ao", "cube", "owner", "crawford")
+    __slots__ = ("money", "am", "ao", "cube", "owner", "crawford", "jacoby", "beavers")
 
     def __init__(self, state, length_ok: bool) -> None:
         from bgtools.engine.cube import CubeInfo
@@ -96,6 +99,8 @@ class _Ctx:
         self.cube = info.cube
         self.owner = info.owner
         self.crawford = info.crawford
+        self.jacoby = info.jacoby and self.money
+        self.beavers = info.beavers and self.money
 
 
 class _Analyser:
@@ -165,7 +170,8 @@ class _Analyser:
         """Normalised cubeful equity (and MWC) for the mover of positions after his play
         (``boards``: opponent on roll; ``probs``: mover's cubeless view)."""
         raw = _after_kernel(np.ascontiguousarray(probs, np.float64), np.ascontiguousarray(boards, np.int8),
-                            c.money, c.am, c.ao, c.cube, _OPP_OWNER[c.owner], c.crawford, self.pre, self.post)
+                            c.money, c.am, c.ao, c.cube, _OPP_OWNER[c.owner], c.crawford, self.pre, self.post,
+                            c.jacoby)
         if c.money:
             return raw / c.cube, None
         lo, hi = self.met.after(c.am, c.ao, -c.cube), self.met.after(c.am, c.ao, c.cube)
@@ -180,14 +186,19 @@ class _Analyser:
         p = np.clip(p, 0.0, 1.0)
         x = cube.cube_x(board)
         code = cube.cube_values(p, c.money, c.am, c.ao, c.cube, c.owner, c.crawford, x, self.pre, self.post,
-                                self._out)
+                                self._out, c.jacoby)
         if code == cube.UNAVAILABLE:
             return None
         nd, dt, dp = (float(v) for v in self._out[:3])
-        action = cube.ACTIONS[code]
         mwc = None if c.money else (nd, dt, dp)
-        return CubeAnalysis(tuple(float(v) for v in p), self.to_norm(nd, c), self.to_norm(dt, c),
-                            self.to_norm(dp, c), action, "take" if dt <= dp else "pass", mwc, self.s.ply)
+        # the answer that leaves the doubler least: a beaver (money, allowed) where the
+        # double/take is worth less than nothing to him
+        response = "beaver" if c.beavers and dt < 0.0 else ("take" if dt <= dp else "pass")
+        ca = CubeAnalysis(tuple(float(v) for v in p), self.to_norm(nd, c), self.to_norm(dt, c),
+                          self.to_norm(dp, c), cube.ACTIONS[code], response, mwc, self.s.ply)
+        if code == cube.DOUBLE and ca.doubled <= ca.nd:  # a beaver makes doubling wrong
+            ca = replace(ca, action=cube.ACTIONS[cube.NO_DOUBLE])
+        return ca
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
@@ -328,7 +339,7 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
                     if s.cube and not first_roll and not doubled_now and length_ok:
                         ca = an.cube_analysis(pos, c)
                         if ca is not None:
-                            best = min(ca.dt, ca.dp)
+                            best = ca.doubled
                             loss = max(0.0, best - ca.nd)
                             close = best >= ca.nd - s.close_cube or ca.action != "no double"
                             mloss = None if ca.mwc is None else max(0.0, min(ca.mwc[1], ca.mwc[2]) - ca.mwc[0])
@@ -369,8 +380,8 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
                     ca = an.cube_analysis(st.position, c)
                     if ca is None:
                         continue
-                    best = max(ca.nd, min(ca.dt, ca.dp))
-                    loss = max(0.0, best - min(ca.dt, ca.dp))
+                    best = max(ca.nd, ca.doubled)
+                    loss = max(0.0, best - ca.doubled)
                     mloss = None
                     if ca.mwc is not None:
                         nd, dt, dp = ca.mwc
@@ -386,12 +397,13 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
                     ca, c, doubler = pending
                     pending = None
                     took = not isinstance(a, Drop)
-                    best = min(ca.dt, ca.dp)
-                    loss = max(0.0, (ca.dt if took else ca.dp) - best)
+                    played = "beaver" if isinstance(a, Beaver) else ("take" if took else "pass")
+                    # the answer's loss against the best answer the rules allow (for the taker,
+                    # the doubler's value is what he minimises)
+                    loss = max(0.0, ca.answer_value(played) - ca.doubled)
                     mloss = None
                     if ca.mwc is not None:
                         mloss = max(0.0, (ca.mwc[1] if took else ca.mwc[2]) - min(ca.mwc[1], ca.mwc[2]))
-                    played = "beaver" if isinstance(a, Beaver) else ("take" if took else "pass")
                     decisions.append(Decision(
                         row_key=prefix + str(st.index), game=gi + 1, action_index=st.index, move_number=turn,
                         player=pl, player_name=names[pl], kind="cube", dice=None, played=played, best=ca.response,

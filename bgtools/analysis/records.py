@@ -113,9 +113,20 @@ class CubeAnalysis:
     dt: float
     dp: float
     action: str  #: "no double", "double" or "too good"
-    response: str  #: "take" or "pass"
+    response: str  #: "take", "pass" or (money with beavers allowed) "beaver"
     mwc: Optional[tuple[float, float, float]] = None
     ply: int = 0
+
+    def answer_value(self, answer: str) -> float:
+        """The doubler's normalised value of a double answered by ``answer`` ("take",
+        "pass" or "beaver": a take redoubled at once, the taker keeping the cube at twice
+        the stake, so twice the double/take value)."""
+        return {"take": self.dt, "pass": self.dp, "beaver": 2.0 * self.dt}[answer]
+
+    @property
+    def doubled(self) -> float:
+        """The doubler's value of a double with the proper response."""
+        return self.answer_value(self.response)
 
 
 @dataclass(frozen=True, slots=True)
