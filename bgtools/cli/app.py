@@ -77,8 +77,23 @@ def show_version(value: bool) -> None:
 def main_options(
     version: Annotated[Optional[bool], typer.Option("--version", callback=show_version, is_eager=True,
                                                     help="Print the version and exit.")] = None,
+    met: Annotated[Optional[str], typer.Option("--met", metavar="NAME|FILE",
+                                               help="Match equity table for match play: kazaross-xg2 (the default) "
+                                               "or a file, gnubg's match equity XML or bgtools' JSON (also the "
+                                               "BGTOOLS_MET environment variable).")] = None,
 ) -> None:
     """bgtools: backgammon positions, moves, match files and analysis."""
+    if met is not None:
+        import os
+
+        from bgtools.engine.met import MET_ENV, METS, METFileError, load_met
+
+        name = met if met.lower() in METS else os.path.abspath(met)
+        try:
+            load_met(name)
+        except METFileError as e:
+            raise fail(str(e))
+        os.environ[MET_ENV] = name  # every load_met() here and in worker processes
 
 
 for _name, _fn in (("show", positions.show), ("moves", positions.moves), ("board", positions.board),

@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
+from bgtools.engine.met import load_met
 from bgtools.engine.cube import CubeInfo
 from bgtools.engine.cubeaction import CubeAdvice
 from bgtools.engine.cubesearch import cube_advice_at
@@ -87,6 +88,9 @@ def _rules_text(state: Optional[MatchState], info: CubeInfo) -> str:
         return f"money, Jacoby {'on' if info.jacoby else 'off'}, beavers {'on' if info.beavers else 'off'}"
     assert state is not None
     extra = ", Crawford game" if info.crawford else ""
+    met = load_met()
+    if met.name != "Kazaross-XG2":
+        extra += f", MET {met.name}"
     return f"{state.match_length}-point match, {info.away[0]}-away {info.away[1]}-away{extra}"
 
 

@@ -1,7 +1,9 @@
 """Match equity tables: the chance to win the match from a score, before a game starts.
 
 The shipped table is Kazaross-XG2 (25 points; see ``bgtools/data/met_kazaross_xg2.json``
-for its source and notice).  Scores are given as points *away* (still needed).  At the
+for its source and notice); :func:`load_met` also reads another from a file (gnubg's match
+equity XML or bgtools' JSON), and ``BGTOOLS_MET`` (``bgtools --met FILE``) makes it the
+default of every calculation in the process and its workers.  Scores are given as points *away* (still needed).  At the
 start of a game where a player is 1-away the game is either the Crawford game (the first
 such game: the pre-Crawford table holds its value) or a post-Crawford game (the
 post-Crawford table); :meth:`MatchEquityTable.mwc` takes that flag.
@@ -24,14 +26,19 @@ Numba-callable kernel (plain arrays, get them from :attr:`MatchEquityTable.pre` 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
+from typing import Optional
 
 import numba as nb
 import numpy as np
 
-__all__ = ["MatchEquityTable", "load_met", "mwc_after", "METS", "CubeStake"]
+from bgtools.base.errors import BgtoolsError
+
+__all__ = ["MatchEquityTable", "load_met", "mwc_after", "METS", "CubeStake", "METFileError", "MET_ENV"]
 
 #: name accepted by :func:`load_met` -> data file in ``bgtools/data``
 METS = {"kazaross-xg2": "met_kazaross_xg2.json"}
@@ -98,16 +105,98 @@ class MatchEquityTable:
         return 2.0 * (mwc - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
 
 
-@lru_cache(maxsize=None)
-def load_met(name: str = "kazaross-xg2") -> MatchEquityTable:
-    """A shipped table by name (only ``kazaross-xg2`` so far)."""
+class METFileError(BgtoolsError, ValueError):
+    """A match equity table file that cannot be read (its path and what is wrong)."""
+
+
+#: environment variable naming the table every ``load_met()`` without a name returns
+MET_ENV = "BGTOOLS_MET"
+
+
+def load_met(name: Optional[str] = None) -> MatchEquityTable:
+    """A match equity table: a shipped one by name (``kazaross-xg2``), or a file: gnubg's
+    match equity XML (explicit tables, as in gnubg's ``met/`` folder) or bgtools' JSON
+    (``{"name", "pre_crawford": [[...]], "post_crawford": [...]}``).  Without ``name``:
+    the table named by the environment variable ``BGTOOLS_MET`` (``bgtools --met``), else
+    Kazaross-XG2.  Tables are read once per process."""
+    if name is None:
+        name = os.environ.get(MET_ENV) or "kazaross-xg2"
+    return _load_met(name)
+
+
+@lru_cache(maxsize=8)
+def _load_met(name: str) -> MatchEquityTable:
     fname = METS.get(name.lower())
-    if fname is None:
-        raise ValueError(f"unknown match equity table {name!r}; known: {', '.join(METS)}")
-    d = json.loads(resources.files("bgtools.data").joinpath(fname).read_text(encoding="utf-8"))
-    pre = np.ascontiguousarray(d["pre_crawford"], np.float64)
-    post = np.ascontiguousarray(d["post_crawford"], np.float64)
-    return MatchEquityTable(d["name"], pre, post, d.get("source", ""))
+    if fname is not None:
+        d = json.loads(resources.files("bgtools.data").joinpath(fname).read_text(encoding="utf-8"))
+        return _from_json(d, name)
+    path = Path(name)
+    if not path.is_file():
+        raise METFileError(f"{name}: not a match equity table name ({', '.join(METS)}) or file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise METFileError(f"{name}: cannot read: {e}") from None
+    if text.lstrip().startswith("{"):
+        try:
+            return _from_json(json.loads(text), name)
+        except (ValueError, KeyError, TypeError) as e:
+            raise METFileError(f"{name}: not a match equity table in bgtools' JSON form: {e}") from None
+    return _from_gnubg_xml(text, name)
+
+
+def _checked(name: str, pre: np.ndarray, post: np.ndarray, title: str, source: str) -> MatchEquityTable:
+    n = pre.shape[0]
+    if pre.ndim != 2 or pre.shape[1] != n or n < 1 or post.shape != (n,):
+        raise METFileError(f"{name}: the pre-Crawford table must be n x n and the post-Crawford row n long "
+                           f"(got {pre.shape} and {post.shape})")
+    if not (np.all((pre >= 0.0) & (pre <= 1.0)) and np.all((post >= 0.0) & (post <= 1.0))):
+        raise METFileError(f"{name}: match winning chances must lie between 0 and 1")
+    return MatchEquityTable(title, np.ascontiguousarray(pre, np.float64), np.ascontiguousarray(post, np.float64),
+                            source)
+
+
+def _from_json(d: dict, name: str) -> MatchEquityTable:
+    pre = np.asarray(d["pre_crawford"], np.float64)
+    post = np.asarray(d["post_crawford"], np.float64)
+    return _checked(name, pre, post, str(d.get("name", name)), str(d.get("source", "")))
+
+
+def _from_gnubg_xml(text: str, name: str) -> MatchEquityTable:
+    """gnubg's ``met.dtd`` form: ``<met><info><name>`` and explicit ``<pre-crawford-table>``
+    rows of ``<me>`` values, one ``<post-crawford-table>`` row (for both players)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise METFileError(f"{name}:{e.position[0]}:{e.position[1]}: not XML: {e}") from None
+    pre_t = root.find("pre-crawford-table")
+    posts = root.findall("post-crawford-table")
+    if root.tag != "met" or pre_t is None or not posts:
+        raise METFileError(f"{name}: not a gnubg match equity table (<met> with pre- and post-Crawford tables)")
+    for t in [pre_t, *posts]:
+        if t.get("type", "explicit") != "explicit":
+            raise METFileError(f"{name}: table type {t.get('type')!r}: only explicit tables can be read")
+
+    def rows(t) -> list[list[float]]:
+        try:
+            return [[float(me.text or "") for me in row.findall("me")] for row in t.findall("row")]
+        except ValueError as e:
+            raise METFileError(f"{name}: a value that is not a number: {e}") from None
+
+    pre = rows(pre_t)
+    post_rows = [rows(t) for t in posts]
+    if any(len(r) != 1 for r in post_rows) or len(posts) > 1 and post_rows[0] != post_rows[1]:
+        raise METFileError(f"{name}: one post-Crawford row for both players is needed (got "
+                           f"{len(posts)} table(s) with {[len(r) for r in post_rows]} row(s))")
+    # a table is cut to the longest square that all its rows fill (gnubg extrapolates beyond)
+    width = min(len(pre), len(post_rows[0][0]), *(len(r) for r in pre)) if pre else 0
+    pre_a = np.asarray([r[:width] for r in pre[:width]], np.float64)
+    post_a = np.asarray(post_rows[0][0][:width], np.float64)
+    title_el = root.find("info/name")
+    title = (title_el.text or name).strip() if title_el is not None else name
+    return _checked(name, pre_a, post_a, title, f"read from {name}")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,97 @@
+"""Another match equity table: read from gnubg's XML or bgtools' JSON, chosen with --met or BGTOOLS_MET."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from bgtools.cli.app import app
+from bgtools.engine.met import MET_ENV, METFileError, load_met
+
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10"  # 7-point match, 5-away 3-away
+GNUBG_XML = Path("/usr/share/gnubg/met/Kazaross-XG2.xml")
+
+
+def _xml(pre: np.ndarray, post: np.ndarray, name: str = "Test table", kind: str = "explicit") -> str:
+    """A table in gnubg's met.dtd form (written here, not copied)."""
+    rows = "\n".join("<row>" + "".join(f"<me>{v:.6f}</me>" for v in r) + "</row>" for r in pre)
+    prow = "<row>" + "".join(f"<me>{v:.6f}</me>" for v in post) + "</row>"
+    return (f'<?xml version="1.0"?>\n<met><info><name>{name}</name><length>{len(pre)}</length></info>\n'
+            f'<pre-crawford-table type="{kind}">\n{rows}\n</pre-crawford-table>\n'
+            f'<post-crawford-table type="explicit" player="both">{prow}</post-crawford-table></met>\n')
+
+
+def test_a_gnubg_xml_table_reads_back_the_same_values(tmp_path):
+    ship = load_met("kazaross-xg2")
+    f = tmp_path / "t.xml"
+    f.write_text(_xml(ship.pre, ship.post))
+    m = load_met(str(f))
+    assert m.name == "Test table" and m.length == 25
+    assert np.abs(m.pre - ship.pre).max() < 1e-6 and np.abs(m.post - ship.post).max() < 1e-6
+
+
+@pytest.mark.skipif(not GNUBG_XML.is_file(), reason="gnubg's match equity tables are not installed")
+def test_gnubgs_own_kazaross_file_equals_the_shipped_table():
+    ship, theirs = load_met("kazaross-xg2"), load_met(str(GNUBG_XML))
+    assert np.array_equal(ship.pre, theirs.pre) and np.array_equal(ship.post, theirs.post)
+
+
+def test_a_json_table_and_a_smaller_one(tmp_path):
+    pre = np.array([[0.5, 0.7, 0.8], [0.3, 0.5, 0.6], [0.2, 0.4, 0.5]])
+    post = np.array([0.5, 0.48, 0.32])
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps({"name": "small", "pre_crawford": pre.tolist(), "post_crawford": post.tolist()}))
+    m = load_met(str(f))
+    assert m.length == 3 and m.mwc(1, 2) == pytest.approx(0.7) and m.mwc(2, 1, post_crawford=True) == 0.48
+    with pytest.raises(ValueError, match="beyond the 3-point"):
+        m.mwc(4, 2)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("<met><pre-crawford-table>", "not XML"),
+    ("<other/>", "not a gnubg match equity table"),
+    (None, "only explicit tables"),
+    ('{"name": "x", "pre_crawford": [[0.5, 0.6]], "post_crawford": [0.5]}', "must be n x n"),
+    ('{"name": "x", "pre_crawford": [[1.5]], "post_crawford": [0.5]}', "between 0 and 1"),
+])
+def test_bad_tables_are_refused_with_the_file_named(tmp_path, text, message):
+    f = tmp_path / "bad.xml"
+    f.write_text(text if text is not None else _xml(np.full((2, 2), 0.5), np.full(2, 0.5), kind="mec"))
+    with pytest.raises(METFileError, match=message) as e:
+        load_met(str(f))
+    assert str(f) in str(e.value)
+
+
+def test_the_environment_variable_sets_the_default(tmp_path, monkeypatch):
+    ship = load_met()
+    pre = ship.pre.copy()
+    pre[4, 2] = 0.25  # 5-away 3-away
+    f = tmp_path / "t.xml"
+    f.write_text(_xml(pre, ship.post, "Edited"))
+    monkeypatch.setenv(MET_ENV, str(f))
+    assert load_met().name == "Edited" and load_met().mwc(5, 3) == 0.25
+    monkeypatch.delenv(MET_ENV)
+    assert load_met().name == ship.name
+
+
+def test_met_option_changes_match_values_and_refuses_a_bad_file(tmp_path, monkeypatch):
+    monkeypatch.delenv(MET_ENV, raising=False)
+    ship = load_met()
+    pre = ship.pre.copy()
+    pre[2:6, 2:6] = 0.5 + 0.5 * (pre[2:6, 2:6] - 0.5)  # flatter around 5-away 3-away
+    f = tmp_path / "flat.xml"
+    f.write_text(_xml(pre, ship.post, "Flat"))
+    r = CliRunner()
+    base = r.invoke(app, ["eval", XGID, "--json"])
+    other = r.invoke(app, ["--met", str(f), "eval", XGID, "--json"])
+    monkeypatch.delenv(MET_ENV, raising=False)  # the option sets it for this process
+    assert base.exit_code == 0 and other.exit_code == 0, other.output
+    a, b = json.loads(base.stdout), json.loads(other.stdout)
+    assert a["cube"]["mwc"]["double_pass"] != b["cube"]["mwc"]["double_pass"]
+    bad = r.invoke(app, ["--met", str(tmp_path / "missing.xml"), "eval", XGID])
+    assert bad.exit_code == 2 and "not a match equity table name" in bad.output
+    assert "Traceback" not in bad.output
