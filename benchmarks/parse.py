@@ -1,10 +1,11 @@
 """Match-file parsing + replay speed over the shared corpora, against gnubg's `import mat`.
 
-    PYTHONPATH=. python benchmarks/parse.py [--baseline DIR] [--repeat N] [FOLDER ...]
+    PYTHONPATH=. python benchmarks/parse.py [--baseline DIR] [--repeat N] [--jobs N] [FOLDER ...]
 
 Reads every .mat/.txt file (default: ../shared/realmatches and ../shared/selfplay, else
 tests/data/matches), parses and replays it with bgtools (legal-move check of every play),
-and prints moves (rolls) per second, best of ``--repeat`` runs, with the split of the time:
+and prints moves (rolls) per second, best of ``--repeat`` runs, with the split of the time
+(the parts timed in turn, best of each):
 
 * lexing: Lark's basic lexer over the same lines (tokens only, no parser);
 * parsing: Lark's LALR parse with the inline transformer, less the lexing;
@@ -12,8 +13,11 @@ and prints moves (rolls) per second, best of ``--repeat`` runs, with the split o
 * replay: resolving and checking every play (``finish_match``);
 
 and the same with each Lark lexer ("contextual", "basic") and, when it is importable, with
-lark-cython's plugin.  ``--baseline DIR``: also time ``read_match`` of another bgtools
-tree (e.g. ``git archive HEAD`` unpacked there) in a subprocess, in the same run.
+lark-cython's plugin.  ``--jobs N`` (default 2): the wall time of reading the same files
+through the library's parallel path with N worker processes already started (see
+:func:`bench_jobs`; run it without ``taskset`` so that the workers get a core each).
+``--baseline DIR``: the same figures (total and split) for another bgtools tree (e.g.
+``git archive HEAD`` unpacked there), in a subprocess, in the same run.
 When gnubg is installed (``gnubg`` on PATH or /usr/games), times gnubg 1.07 importing the
 same files in one process (its own clock around the import loop) and as a whole process.
 All times are CPU seconds of the process doing the work (``time.process_time``; for the
@@ -34,8 +38,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+#: the bgtools tree to time: this checkout, or another one for ``--baseline`` (set by it)
+ROOT = Path(os.environ.get("BGTOOLS_BENCH_TREE") or Path(__file__).resolve().parents[1])
 sys.path.insert(0, str(ROOT))
+
+import bgtools.formats.matgrammar as _mg  # noqa: E402
+
+if (ROOT / "grammars" / "mat.lark").exists():  # an editable install maps the package's grammar
+    _mg.grammar_text = lambda: (ROOT / "grammars" / "mat.lark").read_text(encoding="utf-8")  # to its own checkout
 
 from bgtools.formats import read_match  # noqa: E402
 from bgtools.formats.matfile import mat_from_lines, mat_lines  # noqa: E402
@@ -68,19 +78,63 @@ def bench_bgtools(files, repeat=5):
     warnings.simplefilter("ignore")  # "???" rolls with several plays warn; not timed here
     read_match(files[0])  # warm-up: numba kernels, the parser (from Lark's cache)
     moves = sum(1 for f in files for g in read_match(f).games for a in g.actions if isinstance(a, Roll))
-    total = _best(lambda: [read_match(f) for f in files], repeat)
     lines = [mat_lines(decode_bytes(f.read_bytes())) for f in files]
     texts = ["\n".join(x) + "\n" for x in lines]
     p = mat_parser()
     basic = build_parser(lexer="basic")  # Lark's lexer alone: the lexing share of the time
-    lex = _best(lambda: [list(basic.lex(t)) for t in texts], repeat)
-    parse = _best(lambda: [parse_lines(x, p) for x in lines], repeat)
     parsed = [parse_lines(x, p) for x in lines]
-    reader = _best(lambda: [mat_from_lines(pl, str(f)) for f, pl in zip(files, parsed)], repeat)
     unreplayed = [mat_from_lines(pl, str(f)) for f, pl in zip(files, parsed)]
-    replay = _best(lambda: [finish_match(m, m.source) for m in unreplayed], repeat)
+    parts = {
+        "total": lambda: [read_match(f) for f in files],
+        "lex": lambda: [list(basic.lex(t)) for t in texts],
+        "parse": lambda: [parse_lines(x, p) for x in lines],
+        "reader": lambda: [mat_from_lines(pl, str(f)) for f, pl in zip(files, parsed)],
+        "replay": lambda: [finish_match(m, m.source) for m in unreplayed],
+    }
+    # the parts in turn, each run of them once, best of ``repeat`` per part: a change of the
+    # load on a shared machine then falls on every part alike
+    best = dict.fromkeys(parts, float("inf"))
+    for _ in range(repeat):
+        for name, fn in parts.items():
+            best[name] = min(best[name], _best(fn, 1))
+    total, lex, parse, reader, replay = best.values()
     split = {"lexing": lex, "parsing": parse - lex, "reading": reader, "replay": replay}
     return moves, total, split
+
+
+def _read_task(path) -> int:
+    """What ``bgtools check`` does with a file in a worker: read and replay it, hand back a
+    small result (here the number of rolls), not the Match."""
+    return sum(1 for g in read_match(path).games for a in g.actions if isinstance(a, Roll))
+
+
+def bench_jobs(files, jobs=2, repeat=5) -> float:
+    """Wall seconds (best of ``repeat``) to read and replay ``files`` through the library's
+    parallel path (:func:`bgtools.base.parallel.ordered_map`, ``jobs`` forked workers), the
+    workers already started: the clock starts when the first file is handed to the pool,
+    after a warm-up task and a pause that let every worker come up, and stops when the last
+    result is back."""
+    import threading
+
+    from bgtools.base.parallel import ordered_map
+
+    best = None
+    for _ in range(repeat):
+        t0 = [0.0]
+        ready = threading.Event()
+
+        def items():
+            yield files[0]  # warm-up: forks the workers (all at once with fork), reads one file
+            ready.wait(0.5)
+            t0[0] = time.perf_counter()
+            yield from files
+
+        out = ordered_map(_read_task, items(), jobs=jobs, in_flight=4 * jobs)
+        n = sum(out)
+        dt = time.perf_counter() - t0[0]
+        assert n > 0
+        best = dt if best is None else min(best, dt)
+    return best
 
 
 def bench_lexers(files, repeat=5):
@@ -108,30 +162,18 @@ def bench_lexers(files, repeat=5):
     return out
 
 
-BASELINE = """
-import sys, time, warnings
-sys.path.insert(0, sys.argv[1])
-warnings.simplefilter("ignore")
-from bgtools.formats import read_match
-files = sys.argv[3:]
-read_match(files[0])
-best = None
-for _ in range(int(sys.argv[2])):
-    t = time.process_time()
-    for f in files:
-        read_match(f)
-    dt = time.process_time() - t
-    best = dt if best is None else min(best, dt)
-print(best)
-"""
-
-
-def bench_baseline(folder: str, files, repeat: int) -> float:
-    r = subprocess.run([sys.executable, "-c", BASELINE, folder, str(repeat), *map(str, files)],
-                       capture_output=True, text=True, timeout=900, cwd=folder)
+def bench_baseline(folder: str, folders, nfiles: int, repeat: int) -> tuple[float, dict]:
+    """(total, split) of :func:`bench_bgtools` run the same way on another bgtools tree (this
+    file run there with ``BGTOOLS_BENCH_TREE``), in a subprocess of this run."""
+    r = subprocess.run([sys.executable, __file__, "--json", "--repeat", str(repeat), *map(str, folders)],
+                       capture_output=True, text=True, timeout=900, cwd=folder,
+                       env=dict(os.environ, BGTOOLS_BENCH_TREE=folder))
     if r.returncode:
         raise SystemExit(f"baseline run failed:\n{r.stderr}")
-    return float(r.stdout.split()[-1])
+    d = json.loads(r.stdout.strip().splitlines()[-1])
+    if d["files"] != nfiles:
+        raise SystemExit(f"baseline run read {d['files']} files, not {nfiles}")
+    return d["total"], d["split"]
 
 
 GNUBG_SCRIPT = """
@@ -165,6 +207,8 @@ def main(argv):
     ap.add_argument("folders", nargs="*")
     ap.add_argument("--baseline", help="another bgtools tree to time in the same run")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes for the parallel figure (1: skip it)")
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # used by --baseline
     ap.add_argument("--no-binary", action="store_true", help="skip the eXtreme Gammon and BGBlitz readers")
     args = ap.parse_args(argv)
     folders = args.folders or [p for p in (ROOT.parent / "shared" / "realmatches",
@@ -172,15 +216,23 @@ def main(argv):
         or [ROOT / "tests" / "data" / "matches"]
     files = files_in(folders)
     moves, dt, split = bench_bgtools(files, args.repeat)
+    if args.json:  # for --baseline: the figures of this tree only
+        print(json.dumps({"files": len(files), "moves": moves, "total": dt, "split": split}))
+        return
     print(f"files: {len(files)}, rolls parsed and replayed: {moves}")
     print(f"bgtools: {dt:.3f} s  ->  {moves / dt:,.0f} moves/s  ({len(files) / dt:,.1f} files/s)")
     print("  split (best of each part alone): " + ", ".join(
         f"{k} {v:.3f} s" for k, v in split.items()))
     for name, s in bench_lexers(files, args.repeat).items():
         print(f"  Lark parse with the {name} lexer: {s:.3f} s")
+    if args.jobs > 1:
+        w = bench_jobs(files, args.jobs, args.repeat)
+        print(f"bgtools --jobs {args.jobs} (library's parallel path, workers started, wall time): {w:.3f} s  ->  "
+              f"{moves / w:,.0f} moves/s")
     if args.baseline:
-        b = bench_baseline(args.baseline, files, args.repeat)
-        print(f"baseline {args.baseline}: {b:.3f} s -> {moves / b:,.0f} moves/s (this tree: {b / dt:.2f}x as fast)")
+        b, bsplit = bench_baseline(args.baseline, folders, len(files), args.repeat)
+        print(f"baseline {args.baseline}: {b:.3f} s  ->  {moves / b:,.0f} moves/s (this tree: {b / dt:.2f}x as fast)")
+        print("  split (best of each part alone): " + ", ".join(f"{k} {v:.3f} s" for k, v in bsplit.items()))
     if not args.no_binary:  # gnubg reads neither format: records per second of our readers
         sys.path.insert(0, str(Path(__file__).parent))
         import parse_binary

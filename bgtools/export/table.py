@@ -31,7 +31,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.replay import replay_game
 from bgtools.core.position import PositionClass
@@ -61,7 +61,7 @@ class Column:
         return self.dtype
 
 
-ACTIONS = ("roll", "double", "take", "drop", "beaver", "resign", "win")
+ACTIONS = ("roll", "double", "take", "drop", "beaver", "resign", "win", "set_board")
 STATUSES = ("play", "dance", "rolled", "illegal", "unchecked")
 CLASSES = ("contact", "race", "bearoff", "over")
 OWNERS = ("centre", "player", "opponent")
@@ -81,7 +81,7 @@ MOVE_COLUMNS = (
     _C("player", "category", "name of the player who acts (the taker for take/drop/beaver)"),
     _C("opponent", "category", "name of the other player"),
     _C("player_index", "int8", "0 = first-named player of the file (gnubg player 0, SGF White), 1 = second"),
-    _C("action", "category", "roll, double, take, drop, beaver, resign or win", ACTIONS),
+    _C("action", "category", "roll, double, take, drop, beaver, resign, win or set_board (a board edit)", ACTIONS),
     _C("status", "category", "rolls only: play, dance (no legal play), rolled (no move recorded), "
                              "illegal, unchecked (after an illegal move)", STATUSES),
     _C("dice", "string", "rolls only: the two dice, larger first (`31`)"),
@@ -157,7 +157,7 @@ MATCH_COLUMNS = (
 COLUMNS: dict[str, tuple[Column, ...]] = {"moves": MOVE_COLUMNS, "games": GAME_COLUMNS, "matches": MATCH_COLUMNS}
 
 _KIND = {Roll: "roll", Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Resign: "resign",
-         Win: "win"}
+         Win: "win", SetBoard: "set_board"}
 _CLASS = {PositionClass.CONTACT: "contact", PositionClass.CRASHED: "contact", PositionClass.RACE: "race",
           PositionClass.BEAROFF: "bearoff", PositionClass.OVER: "over"}
 _IDS = ("position_id", "match_id", "xgid")
@@ -299,6 +299,8 @@ def _final_cube(g: Game) -> int:
             pending = None
         elif isinstance(a, Drop):
             pending = None
+        elif isinstance(a, SetBoard) and a.cube is not None:  # a board edit that sets the cube
+            cube, pending = a.cube, None
     return cube
 
 

@@ -184,7 +184,21 @@ def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> 
     parent = os.path.dirname(dest)
     if parent:
         os.makedirs(parent, exist_ok=True)
-    _writer(fmt)(dataclasses.replace(m, games=good) if res.left_out else m, dest)
+    from bgtools.formats.matfile import MatWriteError
+
+    while True:
+        try:
+            _writer(fmt)(dataclasses.replace(m, games=good) if res.left_out else m, dest)
+            break
+        except MatWriteError as e:  # a board edit the .mat text cannot hold: that game is left out
+            res.problems.append(MatchProblem(str(e), name, e.line, 0, e.game))
+            kept = tuple(g for g in good if g.number != e.game)
+            res.left_out.append(e.game)
+            if not kept or len(kept) == len(good):
+                res.games = 0
+                return res
+            good = kept
+            res.games = len(good)
     res.written = True
     return res
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from bgtools.base.fileio import atomic_write
-from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
@@ -39,6 +39,13 @@ def _action(a) -> dict:
         return {"type": "resign", "player": a.player, "level": a.level}
     if isinstance(a, Win):
         return {"type": "win", "player": a.player, "points": a.points}
+    if isinstance(a, SetBoard):
+        d = {"type": "set_board", "player": a.player, "sides": [list(a.sides[0]), list(a.sides[1])]}
+        if a.cube is not None:
+            d["cube"], d["owner"] = a.cube, a.owner
+        if a.source:
+            d["source"], d["text"] = a.source, a.text
+        return d
     raise TypeError(f"not an action: {a!r}")
 
 
@@ -114,7 +121,35 @@ def _parse_action(d: dict, where: str):
         return Resign(p, _int(d.get("level"), f"{where}.level"))
     if t == "win":
         return Win(p, _int(d.get("points"), f"{where}.points"))
-    raise ValueError(f"{where}.type {t!r} is not roll, double, beaver, take, drop, resign or win")
+    if t == "set_board":
+        return _parse_set_board(d, p, where)
+    raise ValueError(f"{where}.type {t!r} is not roll, double, beaver, take, drop, resign, win or set_board")
+
+
+def _parse_set_board(d: dict, p: int, where: str) -> SetBoard:
+    sides = d.get("sides")
+    if not (isinstance(sides, list) and len(sides) == 2 and all(
+            isinstance(s, list) and len(s) == 25 and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 15
+                                                         for x in s) for s in sides)):
+        raise ValueError(f"{where}.sides must be two lists of 25 checker counts 0..15")
+    cube = d.get("cube")
+    owner = d.get("owner")
+    if cube is not None:
+        cube = _int(cube, f"{where}.cube")
+        if cube < 1 or cube & (cube - 1):
+            raise ValueError(f"{where}.cube must be a power of 2, got {cube}")
+        owner = _int(owner, f"{where}.owner")
+        if owner not in (-1, 0, 1):
+            raise ValueError(f"{where}.owner must be -1 (centred), 0 or 1, got {owner}")
+    source, text = d.get("source", ""), d.get("text", "")
+    if not isinstance(source, str) or not isinstance(text, str):
+        raise ValueError(f"{where}.source and .text must be strings")
+    a = SetBoard(p, (tuple(sides[0]), tuple(sides[1])), cube, None if cube is None else owner, source=source, text=text)
+    try:
+        a.position(0)
+    except ValueError as e:  # PositionError: an impossible board
+        raise ValueError(f"{where}.sides: {e}") from None
+    return a
 
 
 def parse_json(text: str, file: str = "", strict: bool = False) -> Match:

@@ -6,6 +6,12 @@ line over as a tuple of cells.  This module walks those lines: the match line, g
 score lines, and which player each cell belongs to (decided by its indentation, as gnubg
 does: white space is not part of the grammar).
 
+Board edits are read as gnubg 1.07 reads them: a Snowie ``dd: Illegal play (<position>)``
+cell is the roll without a play and then a :class:`~bgtools.model.game.SetBoard` to that
+position; an XG ``; Set Pos=<letters>/<cube>`` line (at the start of a line) sets the board
+and the cube.  The writer writes them back the same way (a Snowie edit as its cell, any
+other as a Set Pos line) or refuses with :class:`MatWriteError`.
+
 >>> m = parse_mat(" 3 point match\\n\\n Game 1\\n A : 0    B : 0\\n  1) 31: 8/5 6/5\\n")
 >>> m.players, m.length, m.games[0].actions[0].text
 (('A', 'B'), 3, '8/5 6/5')
@@ -16,15 +22,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
+from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position, PositionError
 from bgtools.formats.matgrammar import build_parser, grammar_text, mat_parser, parse_lines
-from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 from bgtools.model.replay import apply_steps
 
 __all__ = ["parse_mat", "mat_from_lines", "write_mat", "format_mat", "grammar_text", "build_parser",
-           "mat_parser", "mat_lines"]
+           "mat_parser", "mat_lines", "MatWriteError", "snowie_sides", "xg_set_pos"]
 
 
 def mat_lines(text: str) -> list[str]:
@@ -74,31 +81,81 @@ def _sides(kind: str, data) -> tuple[int, list, list[int]]:
     return num, cells, [0, 1]
 
 
-def _action(rule: str, val, player: int, loc: dict):
+_DICE = {f"{a}{b}:": (a, b) for a in range(1, 7) for b in range(1, 7)}
+
+
+def _action(rule: str, val, player: int, line: int, column: int, move_no: int):
     """The action of one cell (None for Galaxy's "Losses" cell, which adds nothing)."""
     if rule == "roll":
         dtext, moves = val
-        return Roll(player, (int(dtext[0]), int(dtext[1])), None, "play", " ".join(moves), **loc)
+        return Roll(player, _DICE[dtext], None, "play", " ".join(moves), line, column, move_no)
     if rule == "roll_cannot":
-        return Roll(player, (int(val[0][0]), int(val[0][1])), None, "play", "", **loc)
+        return Roll(player, _DICE[val[0]], None, "play", "", line, column, move_no)
     if rule == "roll_unknown":
         # XG's "???": the play was not written; the replay plays it when it is forced
-        return Roll(player, (int(val[0][0]), int(val[0][1])), None, "unknown", val[1][0], **loc)
-    if rule == "roll_illegal":
-        return Roll(player, (int(val[0][0]), int(val[0][1])), None, "unchecked", "Illegal play " + val[1][0], **loc)
+        return Roll(player, _DICE[val[0]], None, "unknown", val[1][0], line, column, move_no)
+    if rule == "roll_illegal":  # the reader adds the board edit after it (see _Reader.illegal)
+        return Roll(player, _DICE[val[0]], None, "rolled", "", line, column, move_no)
     if rule == "double":
-        return Double(player, val, **loc)
+        return Double(player, val, line=line, column=column, move_no=move_no)
     if rule == "beaver":
-        return Beaver(player, val, **loc)
+        return Beaver(player, val, line=line, column=column, move_no=move_no)
     if rule == "take":
-        return Take(player, **loc)
+        return Take(player, line=line, column=column, move_no=move_no)
     if rule == "drop":
-        return Drop(player, **loc)
-    if rule == "resign":
-        return Resign(player, 1, **loc)  # the level follows from the "Wins" line (replay)
+        return Drop(player, line=line, column=column, move_no=move_no)
+    if rule == "resign":  # the level follows from the "Wins" line (replay)
+        return Resign(player, 1, line=line, column=column, move_no=move_no)
     if rule == "win":
-        return Win(player, val[0], **loc)
+        return Win(player, val[0], line=line, column=column, move_no=move_no)
     return None
+
+
+def snowie_sides(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Player 0's and player 1's checkers of a Snowie position (the 40 ``;``-separated fields
+    of an ``Illegal play (...)`` cell), as gnubg 1.07 reads them into its board edit.
+
+    Fields 13..36 hold the points 1..24, positive counts for one side (at its own points)
+    and negative for the other (numbered from the first side's view); field 12 is the bar
+    of the negative side and field 37 that of the positive side; field 4, the player on
+    roll, says which side is whose: player 0 is the negative side when it is 0, the
+    positive side otherwise.  Raises ValueError when the text is not such a position.
+    """
+    fields = text.split(";")
+    if len(fields) < 40 or any(f.strip() for f in fields[40:]):
+        raise ValueError(f"a Snowie position has 40 fields, each ending in ';', not {len(fields) - 1}")
+    try:
+        nums = {i: int(fields[i]) for i in [4, 12, 37, *range(13, 37)]}
+    except ValueError:
+        raise ValueError("a Snowie position's fields 4 and 12..37 must be whole numbers") from None
+    pos, neg = [0] * 25, [0] * 25
+    for i in range(24):
+        j = nums[13 + i]
+        if j < 0:
+            neg[23 - i] = -j
+        else:
+            pos[i] = j
+    neg[24], pos[24] = abs(nums[12]), abs(nums[37])
+    return (tuple(pos), tuple(neg)) if nums[4] else (tuple(neg), tuple(pos))
+
+
+def xg_set_pos(text: str) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], int, int]:
+    """(sides, cube, owner) of the text after XG's ``; Set Pos=``: the 26 letters of an XGID
+    position (upper case: player 0, the first-named; lower case: player 1), ``/``, then the
+    cube as gnubg 1.07 reads it: ``0`` centred at 1, ``-n`` player 0 owns 2**n, ``n`` player 1
+    owns 2**n.  Raises ValueError (PositionError) when it is not such a text."""
+    if len(text) < 28 or text[26] != "/":
+        raise ValueError("expected 26 position letters, '/' and the cube")
+    p = Position.from_xgid(text[:26] + ":0:0:1:00:0:0:0:0:0")  # upper case on roll: player 0
+    sides = (p.on_roll, p.opponent)
+    c, n = text[27], text[28:29]
+    if c == "0":
+        return sides, 1, -1
+    if c == "-" and n.isdigit():
+        return sides, 1 << int(n), 0
+    if c in "123456789":
+        return sides, 1 << int(c), 1
+    raise ValueError(f"cannot read the cube {text[27:]!r} (expected 0, -n or n)")
 
 
 class _Reader:
@@ -129,13 +186,19 @@ class _Reader:
 
     def line(self, kind: str, lineno: int, data) -> bool:
         """Take one parsed line; False when reading must stop (a second match)."""
+        cur = self.cur
+        if kind == "move_line" and cur is not None and not cur["edited"]:
+            num, _, cells = data
+            if len(cells) == 2 and cells[0][1] == "roll" and cells[1][1] == "roll":  # most lines: two plays
+                (c0, _, (d0, m0), _), (c1, _, (d1, m1), _) = cells
+                cur["actions"] += (Roll(0, _DICE[d0], None, "play", " ".join(m0), lineno, c0 + 1, num),
+                                   Roll(1, _DICE[d1], None, "play", " ".join(m1), lineno, c1 + 1, num))
+                return True
         if kind in ("comment", "tag", "set_pos"):
             if kind == "tag" and self.length is None:
                 self.tags[data[0]] = data[1]
-            elif kind == "set_pos" and self.cur is not None:
-                self.error(lineno, 0, "XG 'Set Pos' board edit: the position it sets is not replayed, "
-                                      "nor the rest of the game")
-                self.cur["edited"] = True
+            elif kind == "set_pos" and self.cur is not None and data[0] == 0:
+                self.set_pos(lineno, data[1])  # indented, it is a comment line (gnubg skips it)
             return True
         if self.length is None:
             if kind == "match_line":
@@ -152,7 +215,6 @@ class _Reader:
             self.cur = {"number": data, "score": None, "actions": [], "errors": [], "line": lineno,
                         "edited": False}
             return True
-        cur = self.cur
         if cur is None:
             self.error(lineno, 0, f"{kind.replace('_', ' ')} before the first 'Game' line")
             return True
@@ -160,18 +222,46 @@ class _Reader:
             self.score_line(lineno, data)
             return True
         num, cells, sides = _sides(kind, data)  # at most two cells: the grammar says so
+        acts = cur["actions"]
         for (col, rule, val, _), player in zip(cells, sides):
-            a = _action(rule, val, player, dict(line=lineno, column=col + 1, move_no=num))
-            if rule == "roll_illegal":
-                self.error(lineno, col, "Snowie 'Illegal play' record: the position it sets is not replayed, "
-                                        "nor the rest of the game", num)
-                cur["edited"] = True
-            if isinstance(a, Roll) and cur["edited"]:
-                # after a board edit the board is unknown: the replay checks no more rolls
+            a = _action(rule, val, player, lineno, col + 1, num)
+            if a is None:
+                continue
+            if cur["edited"] and type(a) is Roll:
+                # after a board edit that could not be read the board is unknown: the replay
+                # checks no more rolls
                 a = replace(a, status="unchecked")
-            if a is not None:
-                cur["actions"].append(a)
+            acts.append(a)
+            if rule == "roll_illegal":
+                self.illegal(a, val[1][0])
         return True
+
+    def illegal(self, roll: Roll, text: str) -> None:
+        """A Snowie illegal play, as gnubg reads it: the roll (without a play), then a board
+        edit to the position written after it."""
+        try:
+            sides = snowie_sides(text)
+            SetBoard(roll.player, sides).position(0)  # a board that cannot be: an error here
+        except ValueError as e:
+            self.error(roll.line, roll.column - 1, f"Snowie 'Illegal play' position: {e}; the rest of "
+                                                   "the game is not replayed", roll.move_no)
+            acts = self.cur["actions"]
+            acts[-1] = replace(roll, status="unchecked", text=f"Illegal play ({text})")
+            self.cur["edited"] = True
+            return
+        self.cur["actions"].append(SetBoard(roll.player, sides, source="snowie", text=text, line=roll.line,
+                                            column=roll.column, move_no=roll.move_no))
+
+    def set_pos(self, lineno: int, text: str) -> None:
+        """XG's ``; Set Pos=`` line, as gnubg reads it: a board edit (cube value and owner too)."""
+        body = text[len("; Set Pos="):]
+        try:
+            sides, cube, owner = xg_set_pos(body)
+        except ValueError as e:
+            self.error(lineno, 0, f"XG 'Set Pos' board edit: {e}; the rest of the game is not replayed")
+            self.cur["edited"] = True
+            return
+        self.cur["actions"].append(SetBoard(0, sides, cube, owner, source="xg", text=body, line=lineno, column=1))
 
     def score_line(self, lineno: int, data) -> None:
         n0, n1, _ = data
@@ -262,8 +352,25 @@ def format_mat(match: Match) -> str:
         pos: Optional[Position] = Position.initial()
         persp = 0
         acts = g.actions
+        cube = [1, -1, 1]  # value, owner, offered: for a board edit written as XG's Set Pos
         for i, a in enumerate(acts):
             if isinstance(a, Resign):
+                continue
+            if type(a) is SetBoard:
+                pos, persp = a.position(a.player), a.player
+                if not (i > 0 and _snowie_cell(acts[i - 1], a)):
+                    lines.append(["raw", None, "; Set Pos=" + _set_pos_text(a, cube, g.number)])
+                if a.cube is not None:
+                    cube[:2] = [a.cube, -1 if a.owner is None else a.owner]
+                continue
+            _track_cube(a, cube)
+            if type(a) is Roll and i + 1 < len(acts) and _snowie_cell(a, acts[i + 1]):
+                cell = f"{a.dice[0]}{a.dice[1]}: Illegal play ({acts[i + 1].text}) "  # type: ignore[union-attr]
+                side = a.player
+                if not lines or lines[-1][0] != "move" or lines[-1][2] is not None or \
+                        (side == 0 and lines[-1][1] is not None):
+                    lines.append(["move", None, None])
+                lines[-1][1 + side] = cell
                 continue
             if isinstance(a, Take) and i > 0 and isinstance(acts[i - 1], Beaver) and i + 1 < len(acts) \
                     and isinstance(acts[i + 1], Roll) and acts[i + 1].player == a.player:
@@ -294,12 +401,15 @@ def format_mat(match: Match) -> str:
             else:  # pragma: no cover
                 continue
             side = a.player
-            if not lines or lines[-1][0] == "win" or lines[-1][2] is not None or \
+            if not lines or lines[-1][0] != "move" or lines[-1][2] is not None or \
                     (side == 0 and lines[-1][1] is not None):
                 lines.append(["move", None, None])
             lines[-1][1 + side] = cell
         n = 0
         for ln in lines:
+            if ln[0] == "raw":
+                out.append(ln[2])
+                continue
             if ln[0] == "win":
                 out.append(("     " + ln[2]) if ln[1] == 0 else (" " * 33 + ln[2]))
                 continue
@@ -310,6 +420,58 @@ def format_mat(match: Match) -> str:
             out.append(text)
         out.append("")
     return "\n".join(out) + "\n"
+
+
+class MatWriteError(BgtoolsError, ValueError):
+    """A game that the .mat text cannot hold as it is (a board edit no dialect can write);
+    ``game`` is its number as written, ``line`` where the edit was read (0 = unknown)."""
+
+    def __init__(self, message: str, game: int = 0, line: int = 0):
+        super().__init__(message)
+        self.game, self.line = game, line
+
+
+def _snowie_cell(roll, edit) -> bool:
+    """Whether ``roll`` and the board edit after it are a Snowie ``Illegal play (...)`` cell."""
+    if type(roll) is not Roll or type(edit) is not SetBoard or edit.source != "snowie" or roll.status != "rolled":
+        return False
+    if edit.player != roll.player or edit.cube is not None:
+        return False
+    try:
+        return snowie_sides(edit.text) == edit.sides
+    except ValueError:
+        return False
+
+
+def _track_cube(a, cube: list) -> None:
+    """Follow the cube through the game's actions: ``cube`` = [value, owner, value offered]."""
+    if isinstance(a, Double):
+        cube[2] = a.cube
+    elif isinstance(a, Beaver):
+        cube[:3] = [a.cube, a.player, a.cube]
+    elif isinstance(a, Take) and cube[2] > cube[0]:
+        cube[:2] = [cube[2], a.player]
+
+
+def _set_pos_text(a: SetBoard, cube: list, game: int) -> str:
+    """The text after ``; Set Pos=`` for a board edit: the XGID letters, ``/``, the cube."""
+    p0, p1 = a.sides
+    letters = [chr(96 + p1[24]) if p1[24] else "-"]
+    for i in range(1, 25):
+        n0, n1 = p0[i - 1], p1[24 - i]
+        letters.append(chr(64 + n0) if n0 else chr(96 + n1) if n1 else "-")
+    letters.append(chr(64 + p0[24]) if p0[24] else "-")
+    value, owner = (a.cube, a.owner) if a.cube is not None else (cube[0], cube[1])
+    log = value.bit_length() - 1
+    if owner in (None, -1):
+        if value != 1:
+            raise MatWriteError(f"game {game}: a board edit with a centred cube at {value} cannot be written "
+                                "as XG's Set Pos (it centres the cube at 1)", game, a.line)
+        return "".join(letters) + "/0"
+    if value != 1 << log or not 1 <= log <= 9:
+        raise MatWriteError(f"game {game}: a board edit with the cube at {value} cannot be written as XG's Set Pos",
+                            game, a.line)
+    return "".join(letters) + ("/-" if owner == 0 else "/") + str(log)
 
 
 def write_mat(match: Match, path) -> None:

@@ -10,7 +10,7 @@ parse, reports it as one error with its line and column and parses on after it.
 A parsed line is ``(kind, line, data)``:
 
 * ``("comment", n, text)``, ``("tag", n, (name, value))`` (``; [Site "..."]``),
-  ``("set_pos", n, text)`` (XG ``; Set Pos=...``),
+  ``("set_pos", n, (column, text))`` (XG ``; Set Pos=...``),
 * ``("match_line", n, length)``, ``("game_line", n, number)``,
 * ``("score_line", n, (name_score_0, name_score_1, column_of_the_second))``,
 * ``("move_line", n, (move_number, end_column_of_"12)", cells))``,
@@ -19,8 +19,10 @@ A parsed line is ``(kind, line, data)``:
 
 with 0-based columns.  A cell is ``(column, rule, value, line)``: ``roll`` / ``roll_cannot`` /
 ``roll_unknown`` / ``roll_illegal`` with ``(dice_text, [moves])`` (for ``roll_illegal``
-the Snowie position text), ``double`` / ``beaver`` with the cube, ``take``, ``drop``,
-``resign`` with None, ``win`` / ``loss`` with ``(points, and_the_match)``.
+the Snowie position inside the parentheses), ``double`` / ``beaver`` with the cube,
+``take``, ``drop``, ``resign`` with None, ``win`` / ``loss`` with ``(points, and_the_match)``.
+Lines of plays only come as one MOVE_ROWS token (see mat.lark) and are handed over as the
+same ``move_line`` entries their tokens one by one would give.
 """
 
 from __future__ import annotations
@@ -59,12 +61,16 @@ class MatCells(lark.Transformer):
 
     # ---- lines
     def file(self, c):
-        # file: (empty) | file line _NL  -- the list so far, then one more line
+        # file: (empty) | file line _NL | file MOVE_ROWS  -- the list so far, then more lines
         if not c:
             return []
         acc = c[0]
-        if len(c) > 1 and c[1] is not None:  # None: a blank line
-            acc.append(c[1])
+        if len(c) > 1:
+            x = c[1]
+            if type(x) is tuple:
+                acc.append(x)
+            elif x is not None:  # None: a blank line; else a MOVE_ROWS token
+                acc += self.move_rows(x)
         return acc
 
     def blank(self, _children):
@@ -81,13 +87,14 @@ class MatCells(lark.Transformer):
         return ("tag", c[0].line, (name.strip(), rest[:rest.rindex('"')]))
 
     def set_pos(self, c):
-        return ("set_pos", c[0].line, c[0].value)
+        # with its column: gnubg reads the edit only at the start of a line
+        return ("set_pos", c[0].line, (c[0].column - 1, c[0].value.rstrip()))
 
     def match_line(self, c):
         return ("match_line", c[0].line, int(c[0].value))
 
     def game_line(self, c):
-        return ("game_line", c[0].line, int(c[1].value))
+        return ("game_line", c[0].line, int(c[0].value.split()[1]))
 
     def score_line(self, c):
         return ("score_line", c[0].line, (c[0].value.rstrip(), c[1].value.rstrip(), c[1].column - 1))
@@ -97,6 +104,23 @@ class MatCells(lark.Transformer):
         v = no.value.rstrip()  # the token may carry the spaces after "12)"
         return ("move_line", no.line, (int(v[:-1]), no.column - 1 + len(v),
                                        [_play(x) if type(x) is not tuple else x for x in c[1:]]))
+
+    def move_rows(self, t) -> list[tuple]:
+        # a MOVE_ROWS token: lines of "12) " and one or two rolls with their moves or "Cannot
+        # Move", each with its newline, blank lines and the next line's indentation (see
+        # mat.lark); the grammar has checked their shape, this splits them into move lines
+        out = []
+        line = t.line
+        col = t.column - 1
+        for k, seg in enumerate(t.value.split("\n")):
+            text = seg.lstrip() if k else seg
+            if text:
+                out.append(_row(text, col if not k else len(seg) - len(text), line + k))
+        return out
+
+    def move_line_trailer(self, c):
+        # "12) <cell> <illegal play> <roll>": the roll after the illegal play is not read
+        return self.move_line([c[0], c[1], self.roll_illegal([c[2]])])
 
     def cell_line(self, c):
         cells = [_play(x) if type(x) is not tuple else x for x in c]
@@ -115,13 +139,13 @@ class MatCells(lark.Transformer):
     def roll_illegal(self, c):
         d = c[0]
         v = d.value
-        return (d.column - 1, "roll_illegal", (v[:3], [v[v.index("("):v.rindex(")") + 1]]), d.line)
+        return (d.column - 1, "roll_illegal", (v[:3], [v[v.index("(") + 1:v.rindex(")")]]), d.line)
 
     def double(self, c):
-        return (c[0].column - 1, "double", int(c[2].value), c[0].line)
+        return (c[0].column - 1, "double", _last_int(c[0].value) if len(c) == 1 else int(c[2].value), c[0].line)
 
     def beaver(self, c):
-        return (c[0].column - 1, "beaver", int(c[2].value), c[0].line)
+        return (c[0].column - 1, "beaver", _last_int(c[0].value) if len(c) == 1 else int(c[2].value), c[0].line)
 
     def take(self, c):
         return (c[0].column - 1, "take", None, c[0].line)
@@ -133,10 +157,51 @@ class MatCells(lark.Transformer):
         return (c[0].column - 1, "resign", None, c[0].line)
 
     def win(self, c):
-        return (c[0].column - 1, "win", (int(c[1].value), len(c) > 3), c[0].line)
+        return (c[0].column - 1, "win", _result(c), c[0].line)
 
     def loss(self, c):
-        return (c[0].column - 1, "loss", (int(c[1].value), len(c) > 3), c[0].line)
+        return (c[0].column - 1, "loss", _result(c), c[0].line)
+
+
+def _row(v: str, col: int, line: int) -> tuple:
+    """The ``move_line`` of one line of a MOVE_ROWS token (``v`` from its move number on,
+    ``col`` where that starts): the rolls and their columns (moves hold no colon, and
+    every move has a "/")."""
+    words = v.split()
+    no = words[0]
+    r = 2  # the second roll, if any: the next word with a colon
+    n = len(words)
+    while r < n and words[r][-1] != ":":
+        r += 1
+    at = v.index(words[1], len(no))
+    first = words[2:r]
+    cells = [(col + at, "roll_cannot", (words[1], []), line) if first and "/" not in first[-1]  # "Cannot Move"
+             else (col + at, "roll", (words[1], first), line)]
+    if r < n:
+        second = words[r + 1:]
+        at = v.index(words[r], at + 3)
+        cells.append((col + at, "roll_cannot", (words[r], []), line) if second and "/" not in second[-1]
+                     else (col + at, "roll", (words[r], second), line))
+    return ("move_line", line, (int(no[:-1]), col + len(no), cells))
+
+
+def _last_int(v: str) -> int:
+    """The number at the end of a DOUBLE_CELL / BEAVER_CELL token ("Doubles => 2")."""
+    return int(v[v.rindex(">") + 1:])
+
+
+def _result(c) -> tuple[int, bool]:
+    """(points, "and the match") of a win / loss cell: one *_CELL token or its words."""
+    if len(c) > 1:
+        return int(c[1].value), len(c) > 3
+    v = c[0].value
+    i = 0
+    while not v[i].isdigit():
+        i += 1
+    j = i
+    while j < len(v) and v[j].isdigit():
+        j += 1
+    return int(v[i:j]), v[-5:].lower() == "match"
 
 
 def _play(d) -> tuple:
@@ -204,7 +269,9 @@ def _error(lines: list[str], e: UnexpectedInput) -> tuple[int, int, str]:
     if tok is None or tok.type in ("_NL", "$END"):
         want = sorted(getattr(e, "expected", ()) or ())
         return n, len(text.rstrip()), "the line ends too early" + (f" (expected {', '.join(want)})" if want else "")
-    return n, max(tok.column - 1, 0), f"unexpected {str(tok)!r} here"
+    # a coarse token (a whole move line, a cube cell) out of place: name its first word
+    word = str(tok).split()[0] if str(tok).strip() else str(tok)
+    return n, max(tok.column - 1, 0), f"unexpected {word!r} here"
 
 
 def parse_lines(lines: list[str], parser: Optional[lark.Lark] = None) -> list[tuple]:

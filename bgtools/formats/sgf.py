@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from bgtools.base.version import __version__
 from bgtools.model.fileanalysis import error_class
-from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, Take, Win
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
@@ -281,6 +281,13 @@ def format_sgf(match: Match) -> str:
         notes = list(g.notes) if len(g.notes) == len(g.actions) else []
         for k, a in enumerate(g.actions):
             if isinstance(a, (Resign, Win)):
+                continue
+            if isinstance(a, SetBoard):  # as gnubg writes a board edit (and its cube)
+                if a.cube is not None:
+                    out.append(f";CP[{'cwb'[(a.owner if a.owner is not None else -1) + 1]}]\n;CV[{a.cube}]")
+                out.append(f";PL[{'WB'[a.player]}]AE[a:y]" + "".join(
+                    tag + "".join(f"[{point_letter(i + 1 if i < 24 else 25, pl)}]" * n for i, n in enumerate(side))
+                    for tag, pl, side in (("AW", 0, a.sides[0]), ("AB", 1, a.sides[1])) if any(side)))
                 continue
             who = "WB"[a.player]
             extra = ""

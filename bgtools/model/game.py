@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional, Protocol, Union
 
+from bgtools.core.position import Position
 from bgtools.model.fileanalysis import FileAnalysis
 from bgtools.model.problems import MatchProblem
 
@@ -19,8 +20,8 @@ RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked", "unknown
 #: how a game ended
 Ending = Literal["bearoff", "drop", "resign"]
 
-__all__ = ["MatchRules", "RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "Action",
-           "Result", "Game"]
+__all__ = ["MatchRules", "RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "SetBoard",
+           "Action", "Result", "Game"]
 
 
 def _loc(default: Any) -> Any:
@@ -127,7 +128,36 @@ class Win:
     move_no: int = _loc(0)
 
 
-Action = Union[Roll, Double, Beaver, Take, Drop, Resign, Win]
+@dataclass(frozen=True, slots=True)
+class SetBoard:
+    """A board edit in the record (gnubg's "set board"): the game goes on from ``sides``.
+
+    ``sides``: player 0's and player 1's checkers, 25 slots each in the owner's own numbering
+    (slot 24 the bar).  ``player``: who the record has on roll after the edit (the roller of a
+    Snowie illegal play; 0 for XG's ``Set Pos``, as gnubg has it); the next action's player
+    moves next whoever it is.  ``cube`` and ``owner`` (-1 centred): what it sets the cube to,
+    None when it leaves the cube as it is.  ``source`` and ``text``: the dialect and the edit
+    as written (``"snowie"``: the position of an ``Illegal play (...)`` cell; ``"xg"``: the
+    text after ``; Set Pos=``), so that a writer can write it back the same way.
+    """
+
+    player: int
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    cube: Optional[int] = None
+    owner: Optional[int] = None
+    source: str = _loc("")
+    text: str = _loc("")
+    line: int = _loc(0)
+    column: int = _loc(0)
+    move_no: int = _loc(0)
+
+    def position(self, player: int) -> Position:
+        """The edited board as a :class:`~bgtools.core.position.Position` with ``player`` on roll
+        (raises :class:`~bgtools.core.position.PositionError` for an impossible board)."""
+        return Position(self.sides[1 - player], self.sides[player])
+
+
+Action = Union[Roll, Double, Beaver, Take, Drop, Resign, Win, SetBoard]
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 :func:`replay` yields one :class:`Step` per action: the position and match state *before*
 it, the play made (hits recomputed from the board), the number of legal plays and the IDs.
 :func:`finish_match` (used by every reader) infers Crawford games and replays every game,
-collecting problems on the games.
+collecting problems on the games.  A board edit (:class:`~bgtools.model.game.SetBoard`) sets the
+board, and the cube when it says so, as gnubg's "set board" does; whoever acts next is on roll.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from bgtools.core.matchstate import GameState, MatchState, to_xgid
 from bgtools.core.movegen import Play
 from bgtools.core.moveparse import AmbiguousMoveError, IllegalMoveError, mover_after, parse_move_text, parse_play
 from bgtools.core.position import Position
-from bgtools.model.game import Action, Beaver, Double, Drop, Game, MatchRules, Resign, Result, Roll, Take, Win
+from bgtools.model.game import (Action, Beaver, Double, Drop, Game, MatchRules, Resign, Result, Roll, SetBoard, Take,
+                                Win)
 from bgtools.model.problems import MatchFileError, MatchProblem
 from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, new_results, pack_rolls,
                                          resolve_rolls)
@@ -119,6 +121,10 @@ def _forced(position: Position, dice: tuple[int, int]) -> Play:
     return movegen.legal_plays(position, dice)[0]
 
 
+#: what the fast path returns for a play when no Step is wanted (the board is in the kernel's array)
+_MOVED = object()
+
+
 class MatchWarning(BgtoolsError, UserWarning):
     """A match record read in a way that may not be what was meant (not an error).
 
@@ -191,6 +197,9 @@ class _Replayer:
         self.out: list[Action] = []
         self.steps: list[Step] = []
         self._k: Optional[list] = None  # the compiled kernel's last run over this game's rolls
+        self._pos: Optional[Position] = None  # the board now, None while it is in the kernel's array
+        self._row: tuple = ()  # (the kernel's ``after`` array, the row of the last play in it)
+        self._over = False
 
     def err(self, a, msg: str) -> None:
         e = MatchProblem(msg, self.file, getattr(a, "line", 0) or self.g.line, getattr(a, "column", 0),
@@ -221,47 +230,75 @@ class _Replayer:
             return replace(a, steps=play.steps, status="play"), play, n
         return replace(a, steps=None, status="rolled"), None, n
 
-    def _fast(self, idx: int, a: Roll, pos: Position):
+    def _fast(self, idx: int, a: Roll, pos: Optional[Position]):
         """The roll settled by the compiled kernel (run over the game's rolls from here on
-        when its last run does not cover this one); None when the kernel leaves it to Python."""
+        when its last run does not cover this one); None when the kernel leaves it to Python.
+
+        ``pos`` (the board before the roll) may be None: it is then made only if needed.
+        Without ``want_steps`` a play comes back as :data:`_MOVED` and the board after it
+        stays in the kernel's array until something asks for :attr:`pos`.
+        """
         k = self._k
         if k is None:
-            at = [i for i, x in enumerate(self.g.actions) if isinstance(x, Roll)]
+            at = [i for i, x in enumerate(self.g.actions) if type(x) is Roll]
             meta, paths = pack_rolls([self.g.actions[i] for i in at])
             k = self._k = [meta, paths, {i: j for j, i in enumerate(at)}, meta[:, 3].tolist(), 0, 0,
                            *new_results(len(at)), None, None]
-        meta, paths, where, kinds, start, stop, res, after = k[:8]
-        j = where[idx]
-        kind = kinds[j]
+        j = k[2][idx]
+        start, stop = k[4], k[5]
         if not start <= j < stop:
+            kind = k[3][j]
             if kind == PYTHON:
                 return None
-            stop = resolve_rolls(pos.to_array(), meta, paths, j, res, after)
+            board = (pos or self.pos_for(a.player)).to_array()
+            res, after = k[6], k[7]
+            stop = resolve_rolls(board, k[0], k[1], j, res, after)
             k[4:6] = [j, stop]
-            k[8:] = [res[j:stop].tolist(), after[j:stop].tolist()]
+            rows = k[8] = res[j:stop].tolist()
+            # the plays' steps, made per run of the kernel rather than per roll
+            k[9] = [tuple(zip(r[3:3 + 2 * r[2]:2], r[4:4 + 2 * r[2]:2])) if r[0] == PLAY else None for r in rows]
             start = j
             if stop == j:
                 return None
         row = k[8][j - start]
         code, n = row[0], row[1]
         if code == PLAY:
-            steps = tuple((row[3 + 2 * t] + 1, row[4 + 2 * t] + 1) for t in range(row[2]))
-            opp, me = k[9][j - start]
-            opp_after, opp_before = tuple(opp), pos.opponent
+            steps = k[9][j - start]
+            new = Roll(a.player, a.dice, steps, "play", a.text, a.line, a.column, a.move_no, a.analysis)
+            after = k[7]
+            if not self.want:
+                self._pos, self._row, self.persp = None, (after, j), 1 - a.player
+                self._over = j == stop - 1 and not after[j, 1].any()
+                return new, _MOVED, n
+            pos = pos or self.pos_for(a.player)
+            opp_after, opp_before = tuple(after[j, 0].tolist()), pos.opponent
             hits: tuple[int, ...] = ()
             if opp_after[24] != opp_before[24]:
                 hits = tuple(sorted({24 - q for q in range(24) if opp_before[q] == 1 and opp_after[q] == 0},
                                     reverse=True))
             d = a.dice if a.dice[0] >= a.dice[1] else (a.dice[1], a.dice[0])
-            return (replace(a, steps=steps, status="play"),
-                    Play(d, steps, hits, Position._trusted(tuple(me), opp_after)), n)
+            return new, Play(d, steps, hits, Position._trusted(tuple(after[j, 1].tolist()), opp_after)), n
+        kind = k[3][j]
         if code == DANCE:
-            return replace(a, steps=(), status="dance"), None, n
+            return Roll(a.player, a.dice, (), "dance", a.text, a.line, a.column, a.move_no, a.analysis), None, n
         if kind == ROLLED:
             return a, None, n
         if kind == UNKNOWN:
-            return self._unknown(a, pos, n)[0], None, n
+            return self._unknown(a, pos or self.pos_for(a.player), n)[0], None, n
         return replace(a, steps=None, status="rolled"), None, n
+
+    @property
+    def pos(self) -> Position:
+        """The board now (seen from :attr:`persp`), made from the kernel's array when it is there."""
+        p = self._pos
+        if p is None:
+            after, j = self._row
+            p = self._pos = Position._trusted(tuple(after[j, 1].tolist()), tuple(after[j, 0].tolist()))
+        return p
+
+    @pos.setter
+    def pos(self, value: Position) -> None:
+        self._pos = value
 
     def _unknown(self, a: Roll, pos: Position, n: int) -> tuple[Roll, Optional[Play]]:
         """An unwritten play ("???"), as gnubg reads it: a dance, the forced play, or the roll only."""
@@ -332,28 +369,49 @@ class _Replayer:
                                                self.state(player_on_roll=p, turn=p, dice=a.dice)))
                     self.out.append(new)
                     continue
-                pos = self.pos_for(p)
+                pos = self.pos_for(p) if self.want else None
                 try:
-                    new, play, n = self._fast(idx, a, pos) or self._settle(a, pos)
+                    r = self._fast(idx, a, pos)
+                    if r is None:
+                        pos = pos or self.pos_for(p)
+                        r = self._settle(a, pos)
+                    new, play, n = r
                 except ValueError as e:
                     self.err(a, f"illegal move: {e}" if "legal" not in str(e) and "fits" not in str(e)
                              else str(e))
                     bad = replace(a, steps=None, status="illegal")
                     if self.want:
-                        self.steps.append(Step(self.gi, g.number, len(self.out), bad, pos,
+                        self.steps.append(Step(self.gi, g.number, len(self.out), bad, pos or self.pos_for(p),
                                                self.state(player_on_roll=p, turn=p, dice=a.dice), None, 0))
                     self.out.append(bad)
                     broken = True
                     continue
                 if self.want:
+                    assert pos is not None  # made before the roll when Steps are wanted
                     self.steps.append(Step(self.gi, g.number, len(self.out), new, pos,
                                            self.state(player_on_roll=p, turn=p, dice=a.dice), play, n))
-                if play is not None:
+                if play is _MOVED:
+                    over = over or self._over
+                elif play is not None:
                     self.pos = play.after
                     self.persp = 1 - p
                     if self.pos.is_game_over():
                         over = True
                 self.out.append(new)
+            elif type(a) is SetBoard:
+                if self.want:
+                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(a.player),
+                                           self.state(player_on_roll=a.player, turn=a.player)))
+                self.out.append(a)
+                if not broken:
+                    try:
+                        self._edit(a)
+                    except ValueError as e:
+                        self.err(a, f"the board edit sets an impossible board: {e}")
+                        broken = True
+                        continue
+                    over = self.pos.is_game_over()
+                    last_roller, pending, beavered = None, None, False  # whoever acts next is on roll
             elif isinstance(a, Double):
                 if pending is not None and not broken:
                     self.err(a, "double while another double awaits an answer")
@@ -422,6 +480,16 @@ class _Replayer:
             w = self.persp ^ 1  # the player who just moved
             result = Result(w, self._bearoff_points(w), "bearoff")
         return tuple(self.out), result, self.errors, self.steps
+
+    def _edit(self, a: SetBoard) -> None:
+        """Apply a board edit (gnubg's "set board", "set cube value", "set cube owner")."""
+        self.pos = a.position(a.player)
+        self.persp = a.player
+        if a.cube is not None:
+            self.cube = a.cube
+            self.owner = -1 if a.owner is None else a.owner
+        if self._k is not None:
+            self._k[4:6] = [0, 0]  # the kernel's run went on from the old board: run it again
 
     def _cube_step(self, a, pending, idx, beavered, record_only=False):
         doubler = pending[0]

@@ -10,7 +10,8 @@ and calls the kernel again for the rest.
 
 Roll kinds (``meta[i, 3]``): :data:`PATHS` (checker paths written), :data:`EMPTY` (no move
 written: dance, forced play or roll only), :data:`ROLLED` (a roll recorded without a play),
-:data:`UNKNOWN` (XG's ``???``), :data:`PYTHON` (left to the Python replay).
+:data:`UNKNOWN` (XG's ``???``), :data:`STEPS` (exact single-die steps, as SGF gives them),
+:data:`PYTHON` (left to the Python replay).
 Result codes (``res[i, 0]``): :data:`PLAY`, :data:`DANCE`, :data:`NOPLAY` (legal plays
 exist, none made).
 """
@@ -27,12 +28,49 @@ from bgtools.core.movegen import find_play, generate, new_move_buffers
 from bgtools.core.moveparse import MoveParseError, parse_move_text
 
 __all__ = ["resolve_rolls", "new_results", "pack_rolls", "token_path", "PATHS", "EMPTY", "ROLLED", "UNKNOWN", "PYTHON",
-           "PLAY", "DANCE", "NOPLAY", "MAX_PATHS"]
+           "STEPS", "PLAY", "DANCE", "NOPLAY", "MAX_PATHS"]
 
-PATHS, EMPTY, ROLLED, UNKNOWN, PYTHON = 0, 1, 2, 3, 9
+PATHS, EMPTY, ROLLED, UNKNOWN, STEPS, PYTHON = 0, 1, 2, 3, 4, 9
 PLAY, DANCE, NOPLAY = 0, 1, 2
 #: checker paths one roll may have for the kernel (more: the Python replay reads it)
 MAX_PATHS = 8
+
+
+@nb.njit(cache=True)
+def _by_hits(b, n, target, starred, landings, buf):
+    """The one play of ``buf`` leaving the mover's side as ``target`` whose hits fit the written
+    move (:func:`bgtools.core.moveparse.parse_play`'s rule: every starred point and every landing
+    on a blot hit, nothing hit but landings and starred points, the fewest hits); -1 if none
+    or several."""
+    required = starred
+    for q in range(1, 25):
+        if (landings >> q) & 1 and b[0, 24 - q] == 1:
+            required |= 1 << q
+    allowed = starred | landings
+    best = -1
+    fewest = 99
+    ties = 0
+    for i in range(n):
+        same = True
+        for s in range(25):
+            if buf.boards[i, 1, s] != target[s]:
+                same = False
+                break
+        if not same:
+            continue
+        hits = 0
+        nh = 0
+        for j in range(24):
+            if b[0, j] == 1 and buf.boards[i, 0, j] == 0:
+                hits |= 1 << (24 - j)
+                nh += 1
+        if (required & ~hits) != 0 or (hits & ~allowed) != 0:
+            continue
+        if nh < fewest:
+            best, fewest, ties = i, nh, 1
+        elif nh == fewest:
+            ties += 1
+    return best if ties == 1 else -1
 
 
 @nb.njit(cache=True)
@@ -57,7 +95,7 @@ def _kernel(board, meta, paths, start, res, after, buf):
         d1 = meta[i, 1]
         d2 = meta[i, 2]
         idx = -1
-        if kind == 0:
+        if kind == 0 or kind == 4:
             for s in range(25):
                 target[s] = b[1, s]
             for j in range(meta[i, 4]):
@@ -71,8 +109,12 @@ def _kernel(board, meta, paths, start, res, after, buf):
                     if to != 0:
                         target[to - 1] += 1
             n, first, count = find_play(b, d1, d2, target, buf)
-            if n == 0 or count != 1:
+            if n == 0 or count == 0:
                 return i
+            if count > 1:  # plays alike but for hits: the written stars decide, as in parse_play
+                first = _by_hits(b, n, target, meta[i, 5], meta[i, 6], buf) if kind == 0 else -1
+                if first < 0:
+                    return i
             idx = first
         else:
             n = generate(b, d1, d2, buf)
@@ -90,8 +132,8 @@ def _kernel(board, meta, paths, start, res, after, buf):
             ns = buf.nsteps[idx]
             res[i, 2] = ns
             for j in range(ns):
-                res[i, 3 + 2 * j] = buf.steps[idx, j, 0]
-                res[i, 4 + 2 * j] = buf.steps[idx, j, 1]
+                res[i, 3 + 2 * j] = buf.steps[idx, j, 0] + 1  # the mover's point numbers, 0 = off
+                res[i, 4 + 2 * j] = buf.steps[idx, j, 1] + 1
             left = 0
             for s in range(25):
                 after[i, 0, s] = buf.boards[idx, 0, s]
@@ -109,6 +151,14 @@ def _kernel(board, meta, paths, start, res, after, buf):
 def token_path(token: str) -> Optional[tuple[int, int, int]]:
     """``(from, to, times)`` of one written checker move (``24/16*``, ``bar/20``, ``8/4(2)``);
     None when it cannot be read (the Python replay then says why)."""
+    info = _token_info(token)
+    return None if info is None else info[:3]
+
+
+@lru_cache(maxsize=1 << 14)
+def _token_info(token: str) -> Optional[tuple[int, int, int, int, int]]:
+    """``(from, to, times, starred, landing)``: a move's path and, as bit masks of the mover's
+    points, the points marked ``*`` on the way and where it lands (0 when borne off)."""
     try:
         parsed = parse_move_text(token)
     except MoveParseError:
@@ -116,70 +166,83 @@ def token_path(token: str) -> Optional[tuple[int, int, int]]:
     if len(parsed) != 1:
         return None
     pts, n = parsed[0]
-    return pts[0][0], pts[-1][0], n
+    starred = 0
+    for q, star in pts[1:]:
+        if star and q:
+            starred |= 1 << q
+    to = pts[-1][0]
+    return pts[0][0], to, n, starred, (1 << to) if to else 0
 
 
 def pack_rolls(rolls: Sequence) -> tuple[np.ndarray, np.ndarray]:
-    """``meta`` int64[k, 5] (player, d1, d2, kind, paths) and ``paths`` int64[k, MAX_PATHS, 3]
-    of the rolls, dice larger first."""
-    k = len(rolls)
-    rows: list[int] = []
-    flat: list[int] = []
+    """``meta`` int64[k, 7] (player, d1, d2, kind, paths, starred, landings) and ``paths``
+    int64[k, MAX_PATHS, 3] of the rolls, dice larger first; ``starred`` and ``landings`` are
+    the bit masks of a written move's ``*`` points and landing points (see :func:`_by_hits`)."""
+    rows: list[tuple] = []
+    blobs: list[bytes] = []
     for a in rolls:
         d1, d2 = a.dice
+        if d1 < d2:
+            d1, d2 = d2, d1
         if a.steps is None and a.status == "play":
-            kind, n, padded = _text_paths(a.text)
+            kind, n, blob, starred, landings = _text_paths(a.text)
         else:
-            kind, n, padded = _other_paths(a)
-        rows += (a.player, max(d1, d2), min(d1, d2), kind, n)
-        flat += padded
-    meta = np.array(rows, np.int64).reshape(k, 5)
-    paths = np.array(flat, np.int64).reshape(k, MAX_PATHS, 3)
+            kind, n, blob, starred, landings = _other_paths(a)
+        rows.append((a.player, d1, d2, kind, n, starred, landings))
+        blobs.append(blob)
+    k = len(rows)
+    meta = np.array(rows, np.int64).reshape(k, 7)
+    paths = np.frombuffer(bytearray(b"".join(blobs)), np.int64).reshape(k, MAX_PATHS, 3)
     return meta, paths
 
 
-_PAD = (0,) * (3 * MAX_PATHS)
+def _packed(kind: int, hops, starred: int = 0, landings: int = 0) -> tuple[int, int, bytes, int, int]:
+    flat = [x for h in hops for x in h[:3]]
+    flat += [0] * (3 * MAX_PATHS - len(flat))
+    return kind, len(hops), np.array(flat, np.int64).tobytes(), starred, landings
 
 
-def _padded(kind: int, hops) -> tuple[int, int, tuple]:
-    flat = tuple(x for h in hops for x in h)
-    return kind, len(hops), flat + _PAD[len(flat):]
+_NONE = _packed(PYTHON, ())
 
 
 @lru_cache(maxsize=1 << 14)
-def _text_paths(text: str) -> tuple[int, int, tuple]:
-    """(kind, number of paths, the paths flat and padded) of a written move (texts repeat)."""
+def _text_paths(text: str) -> tuple[int, int, bytes, int, int]:
+    """(kind, number of paths, the paths packed and padded, starred, landings) of a written
+    move (texts repeat)."""
     words = text.replace(",", " ").split()
     if not words:
-        return _padded(EMPTY, ())
+        return _packed(EMPTY, ())
     if len(words) > MAX_PATHS:
-        return _padded(PYTHON, ())
+        return _NONE
     hops = []
+    starred = landings = 0
     for w in words:
-        h = token_path(w)
+        h = _token_info(w)
         if h is None:
-            return _padded(PYTHON, ())
+            return _NONE
         hops.append(h)
-    return _padded(PATHS, hops)
+        starred |= h[3]
+        landings |= h[4]
+    return _packed(PATHS, hops, starred, landings)
 
 
-def _other_paths(a) -> tuple[int, int, tuple]:
+def _other_paths(a) -> tuple[int, int, bytes, int, int]:
     status = a.status
     if a.steps is not None:
         if status not in ("play", "dance"):
-            return _padded(PYTHON, ())
+            return _NONE
         if not a.steps:
-            return _padded(EMPTY, ())
+            return _packed(EMPTY, ())
         if len(a.steps) > MAX_PATHS or not all(1 <= x <= 25 and 0 <= y < x for x, y in a.steps):
-            return _padded(PYTHON, ())
+            return _NONE
         # exact single-die steps: the kernel settles them when only one play fits the board;
         # several plays alike but for hits go to Python, which follows the steps' order
-        return _padded(PATHS, [(x, y, 1) for x, y in a.steps])
+        return _packed(STEPS, [(x, y, 1) for x, y in a.steps])
     if status == "rolled":
-        return _padded(ROLLED, ())
+        return _packed(ROLLED, ())
     if status == "unknown":
-        return _padded(UNKNOWN, ())
-    return _padded(PYTHON, ())
+        return _packed(UNKNOWN, ())
+    return _NONE
 
 
 _BUF = None
@@ -187,7 +250,7 @@ _BUF = None
 
 def new_results(k: int) -> tuple[np.ndarray, np.ndarray]:
     """Result arrays for ``k`` rolls: ``res`` int64[k, 11] (code, legal plays, steps, then the
-    steps' (from, to) slots, to = -1 for off) and ``after`` int8[k, 2, 25] (the board after
+    steps' (from, to) slots in the mover's numbering, 25 = bar, 0 = off) and ``after`` int8[k, 2, 25] (the board after
     the play, mover still as ``[1]``)."""
     return np.zeros((k, 11), np.int64), np.zeros((k, 2, 25), np.int8)
 
