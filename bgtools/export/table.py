@@ -287,7 +287,7 @@ def _append(out: dict, rows: list, cols: tuple[Column, ...]) -> None:
 
 
 def _final_cube(g: Game) -> int:
-    cube, pending, beavered = 1, None, False
+    cube, pending, beavered = g.initial_cube, None, False
     for a in g.actions:
         if isinstance(a, Double):
             pending, beavered = a.cube, False

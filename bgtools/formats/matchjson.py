@@ -57,6 +57,8 @@ def to_json_dict(m: Match) -> dict:
               "actions": [_action(a) for a in g.actions],
               "result": None if g.result is None else {"winner": g.result.winner, "points": g.result.points,
                                                        "how": g.result.how}}
+        if g.initial_cube != 1:
+            gd["initial_cube"] = g.initial_cube
         if g.errors:
             gd["errors"] = [e.to_dict() for e in g.errors]
         games.append(gd)
@@ -176,7 +178,8 @@ def parse_json(text: str, file: str = "", strict: bool = False) -> Match:
                     isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in score)):
                 raise ValueError(f"{where}.score must be two non-negative integers")
             acts = tuple(_parse_action(a, f"{where}.actions[{i}]") for i, a in enumerate(gd.get("actions") or []))
-            games.append(Game(_int(gd.get("number", gi + 1), f"{where}.number"), (score[0], score[1]), acts))
+            games.append(Game(_int(gd.get("number", gi + 1), f"{where}.number"), (score[0], score[1]), acts,
+                              initial_cube=_int(gd.get("initial_cube", 1), f"{where}.initial_cube")))
         tags = d.get("tags") or {}
         if not isinstance(tags, dict):
             raise ValueError("tags must be an object")

@@ -346,6 +346,9 @@ def format_mat(match: Match) -> str:
     out += ["", f" {match.length} point match", ""]
     p0, p1 = match.players
     for g in match.games:
+        if g.initial_cube != 1:
+            raise MatWriteError(f"game {g.number} starts with the cube at {g.initial_cube} (automatic doubles), "
+                                "which the .mat text cannot record", g.number, g.line)
         out.append(f" Game {g.number}")
         out.append(" " + f"{p0} : {g.score[0]}".ljust(31) + f"{p1} : {g.score[1]}")
         lines: list[list] = []  # [left, right]

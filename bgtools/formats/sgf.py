@@ -166,10 +166,15 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
             jacoby = True
         if gi == 0 and length > 0 and "Crawford" not in rules and rules:
             crawford = False
-        props = {k: v for k, v in root.items()}
+        props = {k: v for k, v in root.items() if k != "CV"}
         actions: list = []
         notes: list = []
         cube, new = 1, None
+        if "CV" in root:  # in the game's root: automatic doubles (money play)
+            try:
+                cube = int(root["CV"][0])
+            except ValueError:
+                errors.append(MatchProblem(f"SGF CV[{root['CV'][0]}] is not a cube value", file, rline, 0, number))
         setup = False
         resign_offer = False
         nodes = tree[1:]
@@ -245,7 +250,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
         if setup:
             props["_setup"] = ["1"]
         games.append(Game(number, score, tuple(actions), errors=errors, line=rline, props=props,
-                          notes=tuple(notes)))
+                          notes=tuple(notes), initial_cube=int(root["CV"][0]) if cube != 1 and "CV" in root else 1))
     return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby and length == 0,
                  beavers=any(isinstance(a, Beaver) for g in games for a in g.actions),
                  tags=root_tags, source=file, format="sgf", file_errors=file_errors)
@@ -271,6 +276,8 @@ def format_sgf(match: Match) -> str:
             rules.append("Jacoby")
         if rules:
             root.append(f"RU[{':'.join(rules)}]")
+        if g.initial_cube != 1:
+            root.append(f"CV[{g.initial_cube}]")  # automatic doubles, as gnubg writes them
         if g.result is not None:
             root.append(f"RE[{'WB'[g.result.winner]}+{g.result.points}{'R' if g.result.how == 'resign' else ''}]")
         skip = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "RU", "RE", "_setup", "W", "B"}

@@ -179,6 +179,9 @@ class Game:
     result: Optional[Result] = None
     crawford: bool = False
     errors: list[MatchProblem] = field(default_factory=list, compare=False, repr=False)
+    #: the cube at the start: above 1 after automatic doubles (money play: the opening dice
+    #: came up equal and the cube was turned before the game began; gnubg's SGF ``CV[n]``)
+    initial_cube: int = 1
     line: int = field(default=0, compare=False, repr=False)
     props: dict = field(default_factory=dict, compare=False, repr=False)  #: opaque extras (SGF root)
     notes: tuple = field(default=(), compare=False, repr=False)  #: opaque per-action extras (SGF)

@@ -328,6 +328,8 @@ class _Replayer:
         self.persp = 0
         self.cube = 1
         self.owner = -1
+        if g.initial_cube != 1:
+            self._automatic_doubles(g)
         pending = None  # (doubler, cube before the double, new cube)
         beavered = False
         last_roller = None
@@ -503,6 +505,16 @@ class _Replayer:
                 self.cube = pending[2]
                 self.owner = a.player
 
+    def _automatic_doubles(self, g) -> None:
+        """Start at ``g.initial_cube`` (centred): automatic doubles, money play only."""
+        c = g.initial_cube
+        if self.m.length > 0:
+            self.err(None, f"game {g.number} starts with the cube at {c}: automatic doubles are for money play only")
+        elif c < 1 or c & (c - 1) or c > 2 ** 15:
+            self.err(None, f"game {g.number} starts with the cube at {c}, which is not a power of 2 up to 32768")
+        else:
+            self.cube = c
+
     def _bearoff_points(self, winner: int) -> int:
         pos = self.pos_for(1 - winner)  # loser's view: on_roll = loser
         loser = pos.on_roll
@@ -512,8 +524,8 @@ class _Replayer:
             mult = 3
         else:
             mult = 2
-        if self.m.length == 0 and self.m.jacoby and self.owner == -1 and self.cube == 1:
-            mult = 1
+        if self.m.length == 0 and self.m.jacoby and self.owner == -1:  # cube centred (after automatic
+            mult = 1  # doubles too, as gnubg counts it)
         return self.cube * mult
 
     def _result(self, a: Win, over: bool, dropped, broken: bool) -> Result:
