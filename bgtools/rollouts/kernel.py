@@ -33,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine import bearoff as _bo
+from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate
 from bgtools.engine.chooser import choose, new_chooser_buffers, static_value, swap_into
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
@@ -233,7 +234,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
                     out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
                 break
             # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
-            if cubeful and (t > 0 or stakes.first_cube):
+            if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
                 rel = _rel_owner(owner, side)
                 static_value(b, ch, ev, pc)
                 code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
