@@ -214,3 +214,25 @@ def test_convert_leaves_out_a_game_the_mat_text_cannot_hold(tmp_path):
     back = read_match(tmp_path / "out.mat")
     assert [x.number for x in back.games] == [2] and not back.errors
     assert any(isinstance(a, SetBoard) for a in back.games[0].actions)
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_sgf_board_edits_are_read_back_and_replayed(name):
+    """gnubg's setup nodes (``AE[a:y]AW..AB..``, with ``CP``/``CV``) read back as the same board
+    edits: the SGF game is replayed to the same positions as the .mat it came from."""
+    m = _read(name)
+    again = read_match(format_sgf(m), name=f"{name}.sgf")
+    assert not again.errors and not again.games[0].props.get("_setup")
+    edits = [a for a in m.games[0].actions if isinstance(a, SetBoard)]
+    back = [a for a in again.games[0].actions if isinstance(a, SetBoard)]
+    assert [(e.player, e.sides, e.cube, e.owner) for e in back] == [(e.player, e.sides, e.cube, e.owner) for e in edits]
+    ours = [(s.action.player, s.position_id) for s in replay(again)
+            if isinstance(s.action, Double) or (isinstance(s.action, Roll) and s.action.status == "play")]
+    assert ours == GNUBG[name]
+
+
+def test_a_partial_sgf_setup_is_read_on_but_not_replayed():
+    text = ("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[A]PB[B]RU[Crawford]\n;W[31hefe]\n"
+            ";AE[f]AW[g]\n;B[64]\n)\n")
+    m = read_match(text)
+    assert m.games[0].props.get("_setup") and not any(isinstance(a, SetBoard) for a in m.games[0].actions)

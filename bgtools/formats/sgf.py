@@ -116,6 +116,31 @@ def _pt(ch: str, player: int) -> int:
     return i if player == 0 else 25 - i
 
 
+def _board_edit(node: dict, line: int, cube: list) -> Optional[SetBoard]:
+    """A gnubg setup node (``PL[W]AE[a:y]AW[..]AB[..]``: the board cleared, every checker
+    listed) as a :class:`SetBoard`, with the cube of the ``CP``/``CV`` nodes before it
+    (``cube`` = [value, owner], None where not set); None for an edit that changes only
+    some points (it needs the board before it) or that cannot be read."""
+    if [v.strip() for v in node.get("AE", [])] != ["a:y"]:
+        return None
+    sides = [[0] * 25, [0] * 25]
+    try:
+        for tag, pl in (("AW", 0), ("AB", 1)):
+            for v in node.get(tag, []):
+                v = v.strip()
+                if len(v) != 1 or v == "z":
+                    return None
+                sides[pl][_pt(v, pl) - 1] += 1
+    except ValueError:
+        return None
+    if any(sum(side) > 15 for side in sides):
+        return None
+    pl_text = node.get("PL", ["W"])[0].strip().upper()
+    player = 1 if pl_text == "B" else 0
+    owner = None if cube[0] is None else (-1 if cube[1] is None else cube[1])
+    return SetBoard(player, (tuple(sides[0]), tuple(sides[1])), cube[0], owner, source="sgf", line=line)
+
+
 def point_letter(p: int, player: int) -> str:
     if p == 25:
         return "y"
@@ -181,9 +206,30 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
         # gnubg puts some root data in the first node; moves may also sit in the root
         if "W" in root or "B" in root:
             nodes = [(rline, {k: v for k, v in root.items() if k in _STRUCT})] + nodes
+        pending_cube: list = [None, None]  # value, owner of CV / CP setup nodes before a board edit
         for line, node in nodes:
             if _SETUP & node.keys():
-                setup = True
+                if "CV" in node or "CP" in node:
+                    try:
+                        if "CV" in node:
+                            pending_cube[0] = int(node["CV"][0])
+                        if "CP" in node:
+                            pending_cube[1] = {"c": -1, "w": 0, "b": 1}[node["CP"][0].strip().lower()]
+                    except (ValueError, KeyError):
+                        setup = True
+                if {"AE", "AB", "AW"} & node.keys():
+                    edit = _board_edit(node, line, pending_cube)
+                    if edit is None:
+                        setup = True  # read on, but the game is not replayed
+                    else:
+                        actions.append(edit)
+                        notes.append({k: v for k, v in node.items() if k not in _STRUCT | _SETUP | {"PL"}})
+                        if edit.cube is not None:
+                            cube, new = edit.cube, None
+                        pending_cube = [None, None]
+                elif "CO" in node:
+                    setup = True
+                continue
             who = "W" if "W" in node else ("B" if "B" in node else None)
             extra = {k: v for k, v in node.items() if k not in _STRUCT}
             if who is None:
@@ -247,7 +293,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
             notes.append({})
         elif re_:
             errors.append(MatchProblem(f"SGF result RE[{re_}] is not W+n or B+n", file, rline, 0, number))
-        if setup:
+        if setup or pending_cube != [None, None]:  # a setup the game cannot replay, or a cube set alone
             props["_setup"] = ["1"]
         games.append(Game(number, score, tuple(actions), errors=errors, line=rline, props=props,
                           notes=tuple(notes), initial_cube=int(root["CV"][0]) if cube != 1 and "CV" in root else 1))
