@@ -219,3 +219,14 @@ def test_lookahead_cube_decisions_approach_gnubgs_2_ply():
     assert n >= 40
     assert agree[2] >= agree[0]
     assert agree[2] >= 0.85 * n
+
+
+def test_rounding_in_deeper_probabilities_is_not_an_error():
+    """2-ply averages of a sure win can come out as 1.0000000000000002 (te4BACAAAAAAAA did)."""
+    a = cube_advice([1.0 + 2e-16, 0.0, 0.0, 0.0, 0.0])
+    assert a.action == "Double, pass"
+    with pytest.raises(ValueError, match="cumulative"):
+        cube_advice([0.5, 0.6, 0.0, 0.0, 0.0])
+    from bgtools.engine.cubesearch import cube_advice_at
+
+    assert cube_advice_at(Position.from_id("te4BACAAAAAAAA"), None, 2).action == "Double, pass"

@@ -194,9 +194,16 @@ def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x:
     if jacoby is not None or beavers is not None:
         info = CubeInfo(info.cube, info.owner, info.away, info.crawford,
                         info.jacoby if jacoby is None else jacoby, info.beavers if beavers is None else beavers)
-    p = np.ascontiguousarray(probs, np.float64).reshape(5)
-    if not (0.0 <= p[0] <= 1.0 and 0.0 <= p[2] <= p[1] <= p[0] + 1e-6 and 0.0 <= p[4] <= p[3] <= 1.0 - p[0] + 1e-6):
+    p = np.array(probs, np.float64).reshape(5)
+    eps = 1e-6  # averages over rolls can miss by rounding
+    if not (-eps <= p[0] <= 1.0 + eps and -eps <= p[2] <= p[1] + eps and p[1] <= p[0] + eps
+            and -eps <= p[4] <= p[3] + eps and p[3] <= 1.0 - p[0] + eps):
         raise ValueError("probabilities must be cumulative: 0 <= wbg <= wg <= w and 0 <= lbg <= lg <= 1 - w")
+    p[0] = min(max(p[0], 0.0), 1.0)
+    p[1] = min(max(p[1], 0.0), p[0])
+    p[2] = min(max(p[2], 0.0), p[1])
+    p[3] = min(max(p[3], 0.0), 1.0 - p[0])
+    p[4] = min(max(p[4], 0.0), p[3])
     gv: dict[str, float] = {}
     met = met if met is not None or info.money else load_met()
     centred = info.owner == CENTRED
