@@ -154,6 +154,18 @@ def test_fit_learns_targets(shipped):
     assert w.hidden == (16, 8, 8)
 
 
+def test_fit_rate_decays_to_lr_end(shipped):
+    s = FitSettings(epochs=5, lr=1e-2, lr_end=1e-4)
+    assert s.rate(0) == pytest.approx(1e-2) and s.rate(2) == pytest.approx(1e-3) and s.rate(4) == pytest.approx(1e-4)
+    assert FitSettings(epochs=5, lr=1e-2).rate(4) == 1e-2
+    boards = selfplay_games(shipped, 0, 2, seed=5)["boards"]
+    data = prepare(boards, np.asarray(evaluate_boards(boards, 0, NeuralEvaluator(shipped)), np.float32))
+    rows = []
+    fit_weights(init_weights((8, 8, 8), seed=2), data, FitSettings(epochs=3, batch=32, lr=1e-2, lr_end=1e-3),
+                log=rows.append)
+    assert [r["lr"] for r in rows[1:]] == pytest.approx([1e-2, 10 ** -2.5, 1e-3])
+
+
 def test_duel_self_is_exactly_even_and_shipped_beats_random(shipped):
     r = duel_weights(shipped, shipped, 40, seed=3)
     assert r.games == 40 and r.ppg == 0.0
@@ -203,6 +215,9 @@ def test_stages_end_to_end(full_run):
     assert (lab["targets"] >= 0).all() and (lab["targets"] <= 1).all()
     fitted = load_weights(str(run / "fit.npz"))
     assert fitted.meta["version"] == f"{run.name}-fit"
+    before = {s: (run / f"{s}.manifest.json").read_text() for s in ("selfplay", "label")}
+    assert pl.run_selfplay(run, SP)["positions"] == 300 and pl.run_label(run, LB)["positions"] == 300
+    assert before == {s: (run / f"{s}.manifest.json").read_text() for s in ("selfplay", "label")}  # kept
     m = pl.run_duel(run, pl.DuelConfig(games=20, seed=5))
     assert m["result"]["games"] == 20 and abs(m["result"]["ppg"]) <= 3
     assert m["result"] == pl.run_duel(run, pl.DuelConfig(games=20, seed=5))["result"]
@@ -249,6 +264,58 @@ def test_label_parts_follow_their_rows(shipped, tmp_path):
     assert np.allclose(t, label_boards(changed, shipped, ply=0))
 
 
+DP = pl.DeepenConfig(ply=2, count=24, chunk=10)
+
+
+def test_deepen_relabels_the_most_disagreeing_rows_at_two_ply(full_run, shipped, tmp_path):
+    from bgtools.training.label import disagreement, select_rows
+
+    m = pl.run_deepen(full_run, DP)
+    assert m["deepened"] == 24 and m["score_mean_chosen"] > m["score_mean_all"]
+    lab = load_npz(full_run / "data" / "labelled.npz")
+    deep = load_npz(full_run / "data" / "deepened.npz")
+    assert np.array_equal(deep["boards"], lab["boards"])
+    chosen = deep["deep"] == 1
+    assert chosen.sum() == 24
+    score = disagreement(lab["boards"], lab["targets"], shipped)
+    assert score[chosen].min() >= score[~chosen].max()
+    rows = np.flatnonzero(chosen)
+    two = label_boards(lab["boards"][rows], shipped, ply=2)
+    assert np.allclose(deep["targets"][rows], two, atol=1e-6)
+    assert not np.allclose(two, lab["targets"][rows], atol=1e-3)  # the deeper search moved them
+    assert np.array_equal(deep["targets"][~chosen], lab["targets"][~chosen])
+    assert (full_run / "deepen.log.csv").read_text().count("\n") == 4  # header + 3 parts
+    # a stopped deepen resumes to the same bytes; other settings are refused
+    run = tmp_path / "d"
+    save_npz(run / "data" / "labelled.npz", **lab)
+    assert pl.run_deepen(run, DP, max_chunks=1) is None
+    assert pl.run_deepen(run, DP) is not None
+    again = load_npz(run / "data" / "deepened.npz")
+    assert all(np.array_equal(again[k], deep[k]) for k in deep)
+    with pytest.raises(pl.PipelineError, match="other settings"):
+        pl.run_deepen(run, pl.DeepenConfig(ply=2, count=25, chunk=10))
+    with pytest.raises(pl.PipelineError, match="select 'worst'"):
+        pl.run_deepen(run, pl.DeepenConfig(select="worst"))
+    rnd = select_rows(score, 24, "random", seed=3)
+    assert rnd.size == 24 and np.array_equal(rnd, select_rows(score, 24, "random", seed=3))
+    assert not np.array_equal(rnd, rows) and np.all(np.diff(rnd) > 0)
+    with pytest.raises(ValueError, match="selection must be one of"):
+        select_rows(score, 3, "worst")
+
+
+def test_fit_on_deepened_data_with_an_extra_set(full_run, tmp_path):
+    run = tmp_path / "f"
+    with pytest.raises(pl.PipelineError, match="run the deepen stage first"):
+        pl.run_fit(run, pl.FitConfig(data="deepened"))
+    pl.run_deepen(full_run, DP)
+    save_npz(run / "data" / "deepened.npz", **load_npz(full_run / "data" / "deepened.npz"))
+    cfg = pl.FitConfig(epochs=1, batch=32, lr=1e-3, seed=2, data="deepened",
+                       extra=(str(full_run / "data" / "labelled.npz"),))
+    m = pl.run_fit(run, cfg)
+    assert m["rows"] == 600 and m["data_sets"][1].endswith("labelled.npz")
+    assert '"extra"' in (run / "data" / "fit" / "settings.json").read_text()
+
+
 def test_fit_with_other_settings_needs_a_fresh_checkpoint(full_run):
     with pytest.raises(pl.PipelineError, match="fit_ckpt.npz or use a new run folder"):
         pl.run_fit(full_run, pl.FitConfig(epochs=4, batch=32, lr=1e-3, seed=2))
@@ -262,11 +329,15 @@ def test_the_stages_run_from_the_command_line(tmp_path):
 
     run = str(tmp_path / "run")
     cli = CliRunner()
-    for args in (["selfplay", "--positions", "300"], ["label", "--ply", "0"], ["fit", "--epochs", "1"],
+    for args in (["selfplay", "--positions", "300"], ["label", "--ply", "0"],
+                 ["deepen", "--count", "12", "--ply", "1"], ["fit", "--epochs", "2", "--data", "deepened", "--lr-end", "1e-4"],
                  ["duel", "--games", "20"]):
         r = cli.invoke(app, ["train", *args, "--run", run])
         assert r.exit_code == 0, (args, r.output)
     assert (tmp_path / "run" / "fit.npz").exists()
     assert (tmp_path / "run" / "duel.manifest.json").exists()
+    assert json.loads((tmp_path / "run" / "deepen.manifest.json").read_text())["deepened"] == 12
+    r = cli.invoke(app, ["train", "deepen", "--run", run, "--select", "worst"])
+    assert r.exit_code != 0 and "--select worst" in r.output + r.stderr
     r = cli.invoke(app, ["train"])
     assert r.exit_code == 2 and "give --run FOLDER" in r.stderr

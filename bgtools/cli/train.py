@@ -1,5 +1,5 @@
 """``train``: TD(lambda) self-play training of the neural evaluator (``train --run``), and the
-stages of the supervised pipeline (``train selfplay|label|fit|duel --run``)."""
+stages of the supervised pipeline (``train selfplay|label|deepen|fit|duel --run``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bgtools.cli.common import fail, os_message
 
 
 train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
-                        "of the supervised pipeline (selfplay, label, fit, duel; see docs/training.md).")
+                        "of the supervised pipeline (selfplay, label, deepen, fit, duel; see docs/training.md).")
 
 
 @train_app.callback(invoke_without_command=True)
@@ -127,6 +127,29 @@ def label(
     _stage(run_label, run, LabelConfig(ply=ply, weights=weights))
 
 
+@train_app.command("deepen")
+def deepen(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    count: Annotated[int, typer.Option("--count", help="Labelled rows to search again, deeper.")] = 10_000,
+    ply: Annotated[int, typer.Option("--ply", help="Search depth of their new targets, 1 to 3.")] = 2,
+    weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
+                                                   help="The searching net (default: the shipped one; use the "
+                                                   "label stage's).")] = None,
+    select: Annotated[str, typer.Option("--select", help="disagree: the rows whose label is furthest from the "
+                                        "net's 0-ply value; random: a seeded sample.")] = "disagree",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of --select random.")] = 1,
+) -> None:
+    """Deeper targets for the rows where the net's 0 ply and its search disagree most (resumable)."""
+    from bgtools.training.label import SELECTIONS
+    from bgtools.training.pipeline import DeepenConfig, run_deepen
+
+    if not 1 <= ply <= 3 or count < 1:
+        raise fail(f"--ply {ply} --count {count}: use a ply of 1 to 3 and a positive count")
+    if select not in SELECTIONS:
+        raise fail(f"--select {select}: use one of {', '.join(SELECTIONS)}")
+    _stage(run_deepen, run, DeepenConfig(ply=ply, count=count, weights=weights, select=select, seed=seed))
+
+
 @train_app.command("fit")
 def fit(
     run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
@@ -135,14 +158,29 @@ def fit(
     epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.")] = 8,
     batch: Annotated[int, typer.Option("--batch", help="Mini-batch size.")] = 256,
     lr: Annotated[float, typer.Option("--lr", help="Adam's learning rate.")] = 3e-4,
+    lr_end: Annotated[Optional[float], typer.Option("--lr-end", help="Decay the rate geometrically to this by the "
+                                                    "last epoch (default: constant).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the split and the order.")] = 1,
+    data: Annotated[str, typer.Option("--data", help="The run's data set: labelled or deepened.")] = "labelled",
+    extra: Annotated[Optional[list[str]], typer.Option("--extra", metavar="NPZ",
+                                                       help="Another data set (boards, targets) to fit beside "
+                                                       "it, e.g. an earlier run's data/labelled.npz; repeatable.")
+                     ] = None,
 ) -> None:
     """Supervised fit of the net to the labels (cross-entropy, Adam); writes fit.npz (resumable)."""
     from bgtools.training.pipeline import FitConfig, run_fit
 
     if epochs < 1 or batch < 1 or not 0 < lr < 1:
         raise fail("--epochs and --batch must be positive, --lr between 0 and 1")
-    _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed))
+    if lr_end is not None and not 0 < lr_end < 1:
+        raise fail(f"--lr-end {lr_end}: use a rate between 0 and 1")
+    if data not in ("labelled", "deepened"):
+        raise fail(f"--data {data}: use labelled or deepened")
+    for f in extra or ():
+        if not Path(f).is_file():
+            raise fail(f"--extra: {f}: no such file")
+    _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed, data=data,
+                                   extra=tuple(extra or ()), lr_end=lr_end))
 
 
 @train_app.command("duel")

@@ -39,6 +39,13 @@ class FitSettings:
     beta2: float = 0.999
     val_frac: float = 0.05
     seed: int = 1
+    lr_end: Optional[float] = None  #: None: constant ``lr``; else decayed geometrically to this by the last epoch
+
+    def rate(self, epoch: int) -> float:
+        """The learning rate of epoch ``epoch`` (0-based)."""
+        if self.lr_end is None or self.epochs < 2:
+            return self.lr
+        return float(self.lr * (self.lr_end / self.lr) ** (min(epoch, self.epochs - 1) / (self.epochs - 1)))
 
 
 @dataclass(frozen=True)
@@ -151,6 +158,7 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
         batches = [(c, train[c][rng.permutation(train[c].size)]) for c in range(3)]
         order = [(c, lo) for c, idx in batches for lo in range(0, idx.size, s.batch)]
         tot, rows = 0.0, 0
+        lr = s.rate(epoch)
         for j in rng.permutation(len(order)):
             c, lo = order[j]
             idx = batches[c][1][lo:lo + s.batch]
@@ -165,15 +173,18 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
                 v[i] = s.beta2 * v[i] + (1 - s.beta2) * g * g
                 mh = m[i] / (1 - s.beta1 ** step)
                 vh = v[i] / (1 - s.beta2 ** step)
-                params[i] = (params[i] - s.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+                params[i] = (params[i] - lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
         epoch += 1
         new += 1
         vl, vm = _val_loss(params, data, val)
         if vl < best_loss:
             best_loss, best_params = vl, [p.copy() for p in params]
         if log is not None:
-            log({"epoch": epoch, "train_loss": tot / max(rows, 1), "val_loss": vl, "val_equity_mae": vm,
-                 "seconds": round(time.perf_counter() - t0, 2)})
+            row = {"epoch": epoch, "train_loss": tot / max(rows, 1), "val_loss": vl, "val_equity_mae": vm,
+                   "seconds": round(time.perf_counter() - t0, 2)}
+            if s.lr_end is not None:
+                row["lr"] = lr
+            log(row)
         if ckpt is not None:
             extra = {f"{k}{i}": a for k, arrs in (("p", params), ("m", m), ("v", v), ("best", best_params))
                      for i, a in enumerate(arrs)}

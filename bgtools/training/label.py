@@ -5,6 +5,11 @@
 bgtools' own bear-off databases exact, everything else averaged over the 21 rolls of the best
 0-ply reply.  No value from any other program enters.  ``label_chunks`` does it chunk by chunk
 into part files so that a stopped run resumes where it stopped and ends identical.
+
+Deeper targets for a subset: :func:`disagreement` scores each labelled row by how far its
+target's equity moved from the labelling net's own 0-ply value (the positions where a shallow
+look and a deeper one disagree most), and :func:`select_rows` picks the rows a deeper search
+(2 ply) then labels again.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from bgtools.engine.evaluation import evaluate_boards
 from bgtools.engine.nn import NeuralEvaluator, Weights
 from bgtools.training.datasets import part_path, save_npz
 
-__all__ = ["label_boards", "label_chunks", "array_tag"]
+__all__ = ["label_boards", "label_chunks", "array_tag", "disagreement", "select_rows", "SELECTIONS"]
+
+SELECTIONS = ("disagree", "random")
 
 
 def label_boards(boards: np.ndarray, weights: Weights, ply: int = 1, batch: int = 512) -> np.ndarray:
@@ -30,6 +37,34 @@ def label_boards(boards: np.ndarray, weights: Weights, ply: int = 1, batch: int 
     for lo in range(0, b.shape[0], batch):
         out[lo:lo + batch] = evaluate_boards(b[lo:lo + batch], ply, ev)
     return out
+
+
+def disagreement(boards: np.ndarray, targets: np.ndarray, weights: Weights, batch: int = 8192) -> np.ndarray:
+    """float64[n]: |cubeless equity of ``targets`` - the net's 0-ply equity| of each row."""
+    ev = NeuralEvaluator(weights)
+    b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+    t = np.asarray(targets, np.float64)
+    out = np.empty(b.shape[0], np.float64)
+    for lo in range(0, b.shape[0], batch):
+        out[lo:lo + batch] = np.abs(_equity(t[lo:lo + batch]) - _equity(evaluate_boards(b[lo:lo + batch], 0, ev)))
+    return out
+
+
+def _equity(p: np.ndarray) -> np.ndarray:
+    return 2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def select_rows(score: np.ndarray, count: int, how: str = "disagree", seed: int = 1) -> np.ndarray:
+    """Ascending indices of ``count`` rows: the highest ``score`` (ties: the earlier row) for
+    ``"disagree"``, a seeded uniform sample for ``"random"`` (the control)."""
+    n = score.shape[0]
+    count = max(0, min(int(count), n))
+    if how == "disagree":
+        order = np.lexsort((np.arange(n), -np.asarray(score, np.float64)))
+        return np.sort(order[:count])
+    if how == "random":
+        return np.sort(np.random.default_rng([seed, 424_243]).choice(n, count, replace=False))
+    raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, not {how!r}")
 
 
 def array_tag(a: np.ndarray) -> str:

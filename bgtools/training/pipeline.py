@@ -12,7 +12,10 @@ stage      reads                               writes
 selfplay   the playing net                     data/selfplay/part-*.npz, data/positions.npz
 label      data/positions.npz, the labelling   data/labels/part-*.npz, data/labelled.npz
            net
-fit        data/labelled.npz, the start net    data/fit_ckpt.npz, fit.npz
+deepen     data/labelled.npz, the labelling    data/deep/part-*.npz, data/deepened.npz
+           net                                 (labels, the chosen rows searched deeper)
+fit        data/labelled.npz (or deepened),    data/fit_ckpt.npz, fit.npz
+           other runs' data sets, the start net
 duel       two nets                            duel.manifest.json (ppg, 95 % interval)
 =========  ==================================  =======================================
 
@@ -28,6 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
+import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
@@ -37,11 +41,11 @@ from bgtools.training.datasets import (append_log, completed_parts, join_parts, 
                                        write_manifest)
 from bgtools.training.duel import duel_weights
 from bgtools.training.fit import FitSettings, fit_weights, prepare
-from bgtools.training.label import array_tag, label_chunks
+from bgtools.training.label import SELECTIONS, array_tag, disagreement, label_chunks, select_rows
 from bgtools.training.selfplay import selfplay_games
 
-__all__ = ["PipelineError", "SelfplayConfig", "LabelConfig", "FitConfig", "DuelConfig", "run_selfplay",
-           "run_label", "run_fit", "run_duel"]
+__all__ = ["PipelineError", "SelfplayConfig", "LabelConfig", "DeepenConfig", "FitConfig", "DuelConfig",
+           "run_selfplay", "run_label", "run_deepen", "run_fit", "run_duel"]
 
 Echo = Optional[Callable[[str], None]]
 
@@ -68,6 +72,16 @@ class LabelConfig:
 
 
 @dataclass(frozen=True)
+class DeepenConfig:
+    ply: int = 2
+    count: int = 10_000  #: rows labelled again at ``ply``
+    weights: Optional[str] = None  #: the searching net (the label stage's, so that the scores mean something)
+    select: str = "disagree"  #: "disagree": the rows whose label moved furthest from the net's 0 ply; "random"
+    seed: int = 1  #: of the "random" selection
+    chunk: int = 2_000  #: rows per part file
+
+
+@dataclass(frozen=True)
 class FitConfig:
     init: Optional[str] = None  #: the net to start from
     epochs: int = 8
@@ -75,6 +89,12 @@ class FitConfig:
     lr: float = 3e-4
     val_frac: float = 0.05
     seed: int = 1
+    data: str = "labelled"  #: this run's data set: ``data/<data>.npz`` ("labelled" or "deepened")
+    extra: tuple[str, ...] = ()  #: further data sets (``.npz`` with boards and targets) fitted beside it
+    lr_end: Optional[float] = None  #: None: constant ``lr``; else decayed geometrically to it by the last epoch
+
+
+_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None}
 
 
 @dataclass(frozen=True)
@@ -109,6 +129,20 @@ def _claim(folder: Path, key: dict, advice: str = "use a new run folder", may_re
         if old == text:
             return
     atomic_write(f, text + "\n")
+
+
+def _finish(path: Path, stage: str, cfg, t0: float, **facts) -> dict:
+    """Write the stage's manifest, unless one from the same settings and results is there (a
+    finished stage run again keeps the manifest, and the seconds, of the run that made it)."""
+    new = json.loads(json.dumps({"config": asdict(cfg), **facts}))
+    if path.is_file():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            old = {}
+        if all(old.get(k) == v for k, v in new.items()):
+            return old
+    return write_manifest(path, stage, asdict(cfg), t0, **facts)
 
 
 def _say(echo: Echo, msg: str) -> None:
@@ -148,10 +182,9 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
         new += 1
     data = join_parts(parts, k, cfg.positions)
     save_npz(run / "data" / "positions.npz", **data)
-    return write_manifest(run / "selfplay.manifest.json", "selfplay", asdict(cfg), t0, parts=k,
-                          positions=int(data["boards"].shape[0]), explored=int(data["explored"].sum()),
-                          games=int(data["game"].max()) + 1, weights=key["weights"],
-                          boards_sha256=array_tag(data["boards"]))
+    return _finish(run / "selfplay.manifest.json", "selfplay", cfg, t0, parts=k,
+                   positions=int(data["boards"].shape[0]), explored=int(data["explored"].sum()),
+                   games=int(data["game"].max()) + 1, weights=key["weights"], boards_sha256=array_tag(data["boards"]))
 
 
 def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = None,
@@ -182,8 +215,58 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
         return None
     targets = join_parts(parts, n_parts)["targets"]
     save_npz(run / "data" / "labelled.npz", boards=boards, targets=targets)
-    return write_manifest(run / "label.manifest.json", "label", asdict(cfg), t0, positions=int(boards.shape[0]),
-                          weights=key["weights"], targets_sha256=array_tag(targets))
+    return _finish(run / "label.manifest.json", "label", cfg, t0, positions=int(boards.shape[0]),
+                   weights=key["weights"], targets_sha256=array_tag(targets))
+
+
+def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo = None,
+               max_chunks: Optional[int] = None) -> Optional[dict]:
+    """Label ``cfg.count`` rows of ``data/labelled.npz`` again at ``cfg.ply``: by default those
+    whose label is furthest from the searching net's own 0-ply value.  Writes
+    ``data/deepened.npz`` (``boards``, ``targets`` with those rows replaced, ``deep`` int8 mask)."""
+    run = Path(run)
+    t0 = time.time()
+    src = run / "data" / "labelled.npz"
+    if not src.is_file():
+        raise PipelineError(f"{src}: no labelled positions; run the label stage first")
+    if cfg.select not in SELECTIONS:
+        raise PipelineError(f"select {cfg.select!r}: use one of {', '.join(SELECTIONS)}")
+    if cfg.ply < 1 or cfg.count < 1 or cfg.chunk < 1:
+        raise PipelineError(f"ply {cfg.ply}, count {cfg.count}, chunk {cfg.chunk}: each must be 1 or more")
+    d = load_npz(src, "boards", "targets")
+    boards, targets = d["boards"], d["targets"]
+    parts = run / "data" / "deep"
+    key = {**asdict(cfg), "weights": _weights_tag(cfg.weights), "labels": array_tag(targets)}
+    _claim(parts, key)
+    w = load_weights(cfg.weights)
+    score = disagreement(boards, targets, w)
+    rows = select_rows(score, cfg.count, cfg.select, cfg.seed)
+    n_parts = (rows.size + cfg.chunk - 1) // cfg.chunk
+    clock = [time.perf_counter()]
+
+    def progress(k: int, n_rows: int, n: int) -> None:
+        dt = time.perf_counter() - clock[0]
+        clock[0] = time.perf_counter()
+        append_log(run / "deepen.log.csv", {"part": k, "rows": n_rows, "of_parts": n, "seconds": round(dt, 2),
+                                            "positions_per_s": round(n_rows / max(dt, 1e-9), 2)})
+        _say(echo, f"deepen part {k + 1}/{n}")
+
+    done = label_chunks(boards[rows], w, parts, cfg.ply, cfg.chunk, max_chunks, progress)
+    if done < n_parts:
+        return None
+    deep = join_parts(parts, n_parts)["targets"]
+    out = targets.copy()
+    out[rows] = deep
+    mask = np.zeros(boards.shape[0], np.int8)
+    mask[rows] = 1
+    save_npz(run / "data" / "deepened.npz", boards=boards, targets=out, deep=mask)
+    eq = lambda p: 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]  # noqa: E731
+    moved = np.abs(eq(deep.astype(np.float64)) - eq(targets[rows].astype(np.float64)))
+    return _finish(run / "deepen.manifest.json", "deepen", cfg, t0, positions=int(boards.shape[0]),
+                   deepened=int(rows.size), weights=key["weights"], targets_sha256=array_tag(out),
+                   score_mean_all=float(score.mean()), score_mean_chosen=float(score[rows].mean()),
+                   score_min_chosen=float(score[rows].min()) if rows.size else 0.0,
+                   deep_shift_mean=float(moved.mean()) if rows.size else 0.0)
 
 
 def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
@@ -191,17 +274,23 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     """Fit the start net to ``data/labelled.npz``; write ``fit.npz`` (the best epoch by held-out loss)."""
     run = Path(run)
     t0 = time.time()
-    src = run / "data" / "labelled.npz"
+    src = run / "data" / f"{cfg.data}.npz"
     if not src.is_file():
-        raise PipelineError(f"{src}: no labelled positions; run the label stage first")
-    d = load_npz(src, "boards", "targets")
-    data = prepare(d["boards"], d["targets"])
+        stage = "deepen" if cfg.data == "deepened" else "label"
+        raise PipelineError(f"{src}: no labelled positions; run the {stage} stage first")
+    files: list[str | Path] = [src, *cfg.extra]
+    sets = [load_npz(f, "boards", "targets") for f in files]
+    boards = np.concatenate([d["boards"] for d in sets])
+    targets = np.concatenate([d["targets"] for d in sets])
+    del sets
+    data = prepare(boards, targets)
     init = load_weights(cfg.init)
-    settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed)
+    settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed,
+                           lr_end=cfg.lr_end)
     ckpt = run / "data" / "fit_ckpt.npz"
-    _claim(run / "data" / "fit", {**asdict(cfg), "init": _weights_tag(cfg.init),
-                                  "labels": array_tag(d["targets"])}, f"delete {ckpt} or use a new run folder",
-           may_replace=not ckpt.exists())
+    key = {k: v for k, v in asdict(cfg).items() if k not in _FIT_DEFAULTS or v != _FIT_DEFAULTS[k]}
+    _claim(run / "data" / "fit", {**key, "init": _weights_tag(cfg.init), "labels": array_tag(targets)},
+           f"delete {ckpt} or use a new run folder", may_replace=not ckpt.exists())
 
     def log(row: dict) -> None:
         append_log(run / "fit.log.csv", row)
@@ -215,6 +304,7 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     out = Weights(w.W1, w.b1, w.W2, w.b2, meta)
     out.save(run / "fit.npz")
     return write_manifest(run / "fit.manifest.json", "fit", asdict(cfg), t0, rows=data.rows(),
+                          data_sets=[str(src), *cfg.extra],
                           val_loss=float(meta["fit_val_loss"]), weights=_weights_tag(str(run / "fit.npz")))
 
 
