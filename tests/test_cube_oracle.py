@@ -170,6 +170,7 @@ def test_post_crawford_the_leader_takes_or_drops_by_the_match_equities():
     weak = cube_advice([0.45, 0.10, 0.0, 0.10, 0.0], CubeInfo(away=(2, 1)))
     strong = cube_advice([0.60, 0.10, 0.0, 0.10, 0.0], CubeInfo(away=(2, 1)))
     assert weak.mwc is not None and strong.mwc is not None
+    assert weak.mwc[2] == pytest.approx(0.5)  # the free drop: passing leaves double match point
     assert weak.mwc[1] < weak.mwc[2]  # leader takes a weak double
     assert strong.mwc[1] > strong.mwc[2]  # and drops a strong one
     assert strong.action in ("Double, pass", "Too good to double, pass")
