@@ -25,10 +25,7 @@ import gzip
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -37,12 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bgtools.core.matchstate import MatchState, parse_any_id  # noqa: E402
+from benchmarks.gnubg_pty import available, run_in_gnubg  # noqa: E402
 from bgtools.rollouts import RolloutSettings  # noqa: E402
 from bgtools.rollouts.cuberollout import cube_rollout  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "cube.jsonl.gz"
-GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
-SCRIPT = shutil.which("script")
 WANT = ("No double, take", "Double, take", "Double, pass")
 
 
@@ -85,70 +81,43 @@ def pick() -> list[dict]:
     return out
 
 
-GNUBG_SCRIPT = r'''
-import gnubg, os, sys, json
-def capture(cmd, path):
-    sys.stdout.flush(); saved = os.dup(1); fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC); os.dup2(fd, 1)
-    try:
-        gnubg.command(cmd)
-    finally:
-        sys.stdout.flush(); os.dup2(saved, 1); os.close(fd); os.close(saved)
-    return open(path, errors='replace').read().replace('\r', '\n')
-job = json.load(open(JOBFILE))
-base = ['set player 0 human', 'set player 1 human', 'set confirm default yes', 'set automatic game off',
-        'set automatic roll off', 'set threads 1', 'set cube use on', 'set output digits 6', 'set output mwc off',
-        'set output winpc off', 'set rollout trials %d' % job['trials'], 'set rollout seed %d' % job['seed'],
-        'set rollout cubeful on', 'set rollout chequerplay cubeful on', 'set rollout cubedecision cubeful on',
-        'set rollout chequerplay plies 0', 'set rollout cubedecision plies 0', 'set rollout varredn off',
-        'set rollout bearofftruncation exact on', 'set rollout bearofftruncation onesided off',
-        'set rollout truncation enable off', 'set rollout later enable off', 'set rollout limit enable off',
-        'set rollout jsd stop off', 'set rollout players-are-same on', 'set rollout initial off',
-        'set rollout quasirandom on', 'set rollout rng mersenne']
-for c in base:
+GNUBG_BODY = r'''
+for c in BASE + ['set rollout trials %d' % JOB['trials'], 'set rollout seed %d' % JOB['seed'],
+                 'set rollout cubeful on', 'set rollout chequerplay cubeful on', 'set rollout cubedecision cubeful on',
+                 'set rollout varredn off', 'set rollout bearofftruncation exact on']:
     gnubg.command(c)
 out = []
-for p in job['positions']:
+for p in JOB['positions']:
     for c in p['commands']:
         gnubg.command(c)
-    t0 = os.times()
-    nd = capture('rollout', OUTDIR + '/nd.txt')
+    nd, c_nd = capture('rollout')
     gnubg.command('set cube value 2')
     gnubg.command('set cube owner %d' % (1 - p['player_on_roll']))
-    dt = capture('rollout', OUTDIR + '/dt.txt')
-    t1 = os.times()
-    out.append({'nd': nd[nd.rfind('Rollout done'):], 'dt': dt[dt.rfind('Rollout done'):],
-                'cpu': (t1.user + t1.system) - (t0.user + t0.system)})
-json.dump(out, open(OUTDIR + '/result.json', 'w'))
+    dt, c_dt = capture('rollout')
+    out.append({'nd': nd[nd.rfind('Rollout done'):], 'dt': dt[dt.rfind('Rollout done'):], 'cpu': c_nd + c_dt})
+done(out)
 '''
 
 CF = re.compile(r"Current Position:\s*\n.*?CF\s+([-+]?\d+\.\d+)\s*\n\s*\[.*?CF\s+([-+]?\d+\.\d+)\]", re.S)
 
 
 def run_gnubg(positions: list[dict], trials: int, seed: int) -> list[dict] | None:
-    if not GNUBG or not SCRIPT:
+    if not available():
         return None
-    with tempfile.TemporaryDirectory() as tmp:
-        jobfile = Path(tmp) / "job.json"
-        jobfile.write_text(json.dumps({"trials": trials, "seed": seed, "positions": [
-            {"commands": p["commands"], "player_on_roll": p["player_on_roll"]} for p in positions]}))
-        script = Path(tmp) / "cube_rollout.py"
-        script.write_text(f"JOBFILE = {str(jobfile)!r}\nOUTDIR = {tmp!r}\n" + GNUBG_SCRIPT)
-        cmd = f"{GNUBG} -t -q -p {script}"
-        subprocess.run([SCRIPT, "-qec", cmd, "/dev/null"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=3600, check=False)
-        res = Path(tmp) / "result.json"
-        if not res.exists():
-            print("gnubg: no result (its rollout output could not be read)", file=sys.stderr)
+    got = run_in_gnubg(GNUBG_BODY, {"trials": trials, "seed": seed, "positions": [
+        {"commands": p["commands"], "player_on_roll": p["player_on_roll"]} for p in positions]}, timeout=3600)
+    if got is None:
+        print("gnubg: no result (its rollout output could not be read)", file=sys.stderr)
+        return None
+    out = []
+    for r in got:
+        m_nd, m_dt = CF.search(r["nd"]), CF.search(r["dt"])
+        if not m_nd or not m_dt:
+            print("gnubg: could not parse a rollout result", file=sys.stderr)
             return None
-        out = []
-        for r in json.loads(res.read_text()):
-            m_nd, m_dt = CF.search(r["nd"]), CF.search(r["dt"])
-            if not m_nd or not m_dt:
-                print("gnubg: could not parse a rollout result", file=sys.stderr)
-                return None
-            out.append({"nd": float(m_nd.group(1)), "nd_se": float(m_nd.group(2)),
-                        "dt": 2.0 * float(m_dt.group(1)), "dt_se": 2.0 * float(m_dt.group(2)), "cpu": r["cpu"]})
-        return out
+        out.append({"nd": float(m_nd.group(1)), "nd_se": float(m_nd.group(2)),
+                    "dt": 2.0 * float(m_dt.group(1)), "dt_se": 2.0 * float(m_dt.group(2)), "cpu": r["cpu"]})
+    return out
 
 
 def main(argv=None) -> int:

@@ -27,11 +27,8 @@ import argparse
 import gzip
 import json
 import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -40,12 +37,11 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.gnubg_pty import run_in_gnubg  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
 from bgtools.rollouts import Job, RolloutSettings, rollout_many  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "evals.jsonl.gz"
-GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
-SCRIPT = shutil.which("script")
 MODES = ("cubeless", "cubeless+VR", "cubeful")
 
 
@@ -59,57 +55,30 @@ def positions() -> list[tuple[str, str]]:
     return out
 
 
-GNUBG_SCRIPT = r'''
-import gnubg, os, sys, json
-job = json.load(open(JOBFILE))
-for c in ['set player 0 human', 'set player 1 human', 'set confirm default yes', 'set automatic game off',
-          'set automatic roll off', 'set threads 1', 'set cube use on', 'set jacoby off', 'set output digits 6',
-          'set rollout seed 1', 'set rollout chequerplay plies 0', 'set rollout cubedecision plies 0',
-          'set rollout chequerplay prune on', 'set rollout cubedecision prune on',
-          'set rollout bearofftruncation exact off', 'set rollout bearofftruncation onesided off',
-          'set rollout truncation enable off', 'set rollout later enable off', 'set rollout limit enable off',
-          'set rollout jsd stop off', 'set rollout players-are-same on', 'set rollout initial off',
-          'set rollout quasirandom on', 'set rollout rng mersenne', 'new session']:
+GNUBG_BODY = r'''
+for c in BASE + ['set jacoby off', 'set rollout seed 1', 'set rollout chequerplay prune on',
+                 'set rollout cubedecision prune on', 'set rollout bearofftruncation exact off', 'new session']:
     gnubg.command(c)
 out = []
-for pid, mode, trials in job['runs']:
+for pid, mode, trials in JOB['runs']:
     cubeful = mode == 'cubeful'
     for c in ['set rollout trials %d' % trials, 'set rollout cubeful %s' % ('on' if cubeful else 'off'),
               'set rollout chequerplay cubeful %s' % ('on' if cubeful else 'off'),
               'set rollout cubedecision cubeful on', 'set rollout varredn %s' % ('on' if 'VR' in mode else 'off'),
               'set turn 0', 'set board %s' % pid]:
         gnubg.command(c)
-    sys.stdout.flush(); saved = os.dup(1); fd = os.open(OUTDIR + '/cap.txt', os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-    os.dup2(fd, 1)
-    t0 = os.times()
-    try:
-        gnubg.command('rollout')
-    finally:
-        t1 = os.times()
-        sys.stdout.flush(); os.dup2(saved, 1); os.close(fd); os.close(saved)
-    txt = open(OUTDIR + '/cap.txt', errors='replace').read()
-    out.append({'cpu': (t1.user + t1.system) - (t0.user + t0.system), 'done': 'Rollout done' in txt})
-json.dump(out, open(OUTDIR + '/result.json', 'w'))
+    txt, cpu = capture('rollout')
+    out.append({'cpu': cpu, 'done': 'Rollout done' in txt})
+done(out)
 '''
 
 
 def run_gnubg(runs: list[tuple[str, str, int]]) -> list[float] | None:
     """CPU seconds of each gnubg rollout in ``runs`` (position ID, mode, trials), one gnubg process."""
-    if not GNUBG or not SCRIPT:
+    got = run_in_gnubg(GNUBG_BODY, {"runs": runs})
+    if got is None or not all(r["done"] for r in got):
         return None
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "job.json").write_text(json.dumps({"runs": runs}))
-        script = Path(tmp) / "speed.py"
-        script.write_text(f"JOBFILE = {str(Path(tmp) / 'job.json')!r}\nOUTDIR = {tmp!r}\n" + GNUBG_SCRIPT)
-        subprocess.run([SCRIPT, "-qec", f"{GNUBG} -t -q -p {script}", "/dev/null"], stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=7200, check=False)
-        res = Path(tmp) / "result.json"
-        if not res.exists():
-            return None
-        got = json.loads(res.read_text())
-        if not all(r["done"] for r in got):
-            return None
-        return [r["cpu"] for r in got]
+    return [r["cpu"] for r in got]
 
 
 def ours(pid: str, mode: str, trials: int, net) -> float:

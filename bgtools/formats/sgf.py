@@ -200,6 +200,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
                 cube = int(root["CV"][0])
             except ValueError:
                 errors.append(MatchProblem(f"SGF CV[{root['CV'][0]}] is not a cube value", file, rline, 0, number))
+        initial_cube = cube
         setup = False
         resign_offer = False
         nodes = tree[1:]
@@ -296,7 +297,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
         if setup or pending_cube != [None, None]:  # a setup the game cannot replay, or a cube set alone
             props["_setup"] = ["1"]
         games.append(Game(number, score, tuple(actions), errors=errors, line=rline, props=props,
-                          notes=tuple(notes), initial_cube=int(root["CV"][0]) if cube != 1 and "CV" in root else 1))
+                          notes=tuple(notes), initial_cube=initial_cube))
     return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby and length == 0,
                  beavers=any(isinstance(a, Beaver) for g in games for a in g.actions),
                  tags=root_tags, source=file, format="sgf", file_errors=file_errors)

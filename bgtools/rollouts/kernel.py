@@ -107,6 +107,16 @@ def _cf_after(pa, board_after, side, stakes, aw, cube, owner) -> float:
     return v if s2 == 0 else 1.0 - v
 
 
+@nb.njit(cache=True, inline="always")
+def _root_view(pc, side, out) -> None:
+    """``out`` = the outputs ``pc`` of ``side`` on roll, seen from the root player (side 0)."""
+    if side == 0:
+        for k in range(5):
+            out[k] = pc[k]
+    else:
+        out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
+
+
 @nb.njit(cache=True)
 def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> int:
     """0-ply play of the mover ``side`` with the most cubeful value at the score; as
@@ -227,11 +237,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
                         cf_final = (vm if side == 0 else -vm) / cube0
                     else:
                         cf_final = vm if side == 0 else 1.0 - vm
-                if side == 0:
-                    for k in range(5):
-                        out[k] = pc[k]
-                else:
-                    out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
+                _root_view(pc, side, out)
                 break
             # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
             if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
@@ -243,11 +249,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
                     if cv[3] < 0.5:  # pass: the doubler wins the cube; the cubeless
                         # outputs are those of the position (as when truncating)
                         root_pts = cube if side == 0 else -cube
-                        if side == 0:
-                            for k in range(5):
-                                out[k] = pc[k]
-                        else:
-                            out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
+                        _root_view(pc, side, out)
                         cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
                         break
                     cube *= 2

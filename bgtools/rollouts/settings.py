@@ -127,16 +127,15 @@ class Job:
         if position.is_game_over():
             raise RolloutError("the game is over in this position")
         board = np.ascontiguousarray(position.to_array(), np.int8)
-        if state is None or state.is_money:
-            jac = jacoby if jacoby is not None else (bool(state.jacoby) if state is not None else DEFAULT_JACOBY)
-            bea = DEFAULT_BEAVERS if beavers is None else beavers
-            if state is None:
-                return cls(board, jacoby=bool(jac), beavers=bool(bea))
-            me = state.player_on_roll
-            owner = -1 if state.cube_owner < 0 else (0 if state.cube_owner == me else 1)
-            return cls(board, True, (0, 0), state.cube, owner, False, bool(jac), bool(bea))
+        if state is None:
+            jac = DEFAULT_JACOBY if jacoby is None else jacoby
+            return cls(board, jacoby=bool(jac), beavers=bool(DEFAULT_BEAVERS if beavers is None else beavers))
         me = state.player_on_roll
         owner = -1 if state.cube_owner < 0 else (0 if state.cube_owner == me else 1)
+        if state.is_money:
+            jac = bool(state.jacoby) if jacoby is None else jacoby
+            bea = DEFAULT_BEAVERS if beavers is None else beavers
+            return cls(board, True, (0, 0), state.cube, owner, False, bool(jac), bool(bea))
         a = state.away
         away = (a[me], a[1 - me])
         met = load_met()

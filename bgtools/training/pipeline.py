@@ -187,6 +187,20 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
                    games=int(data["game"].max()) + 1, weights=key["weights"], boards_sha256=array_tag(data["boards"]))
 
 
+def _part_logger(run: Path, stage: str, echo: Echo, digits: int) -> Callable[[int, int, int], None]:
+    """The progress callback of a labelling stage: a log row and a line per finished part."""
+    clock = [time.perf_counter()]
+
+    def progress(k: int, rows: int, n: int) -> None:
+        dt = time.perf_counter() - clock[0]
+        clock[0] = time.perf_counter()
+        append_log(run / f"{stage}.log.csv", {"part": k, "rows": rows, "of_parts": n, "seconds": round(dt, 2),
+                                              "positions_per_s": round(rows / max(dt, 1e-9), digits)})
+        _say(echo, f"{stage} part {k + 1}/{n}")
+
+    return progress
+
+
 def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = None,
               max_chunks: Optional[int] = None) -> Optional[dict]:
     """Label ``data/positions.npz`` with the net at ``cfg.ply``; then write ``data/labelled.npz``."""
@@ -201,16 +215,7 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
-    clock = [time.perf_counter()]
-
-    def progress(k: int, rows: int, n: int) -> None:
-        dt = time.perf_counter() - clock[0]
-        clock[0] = time.perf_counter()
-        append_log(run / "label.log.csv", {"part": k, "rows": rows, "of_parts": n, "seconds": round(dt, 2),
-                                           "positions_per_s": round(rows / max(dt, 1e-9), 1)})
-        _say(echo, f"label part {k + 1}/{n}")
-
-    done = label_chunks(boards, w, parts, cfg.ply, cfg.chunk, max_chunks, progress)
+    done = label_chunks(boards, w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "label", echo, 1))
     if done < n_parts:
         return None
     targets = join_parts(parts, n_parts)["targets"]
@@ -242,16 +247,7 @@ def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo =
     score = disagreement(boards, targets, w)
     rows = select_rows(score, cfg.count, cfg.select, cfg.seed)
     n_parts = (rows.size + cfg.chunk - 1) // cfg.chunk
-    clock = [time.perf_counter()]
-
-    def progress(k: int, n_rows: int, n: int) -> None:
-        dt = time.perf_counter() - clock[0]
-        clock[0] = time.perf_counter()
-        append_log(run / "deepen.log.csv", {"part": k, "rows": n_rows, "of_parts": n, "seconds": round(dt, 2),
-                                            "positions_per_s": round(n_rows / max(dt, 1e-9), 2)})
-        _say(echo, f"deepen part {k + 1}/{n}")
-
-    done = label_chunks(boards[rows], w, parts, cfg.ply, cfg.chunk, max_chunks, progress)
+    done = label_chunks(boards[rows], w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "deepen", echo, 2))
     if done < n_parts:
         return None
     deep = join_parts(parts, n_parts)["targets"]
