@@ -92,7 +92,7 @@ def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     """Analyse one file and write its outputs; problems are returned, never raised."""
     path, outputs, settings, use_cache, want_lines, all_rows = AnnotateTask(*task)
     try:
-        m = read_match(path)
+        m = read_match(path, keep_steps=True)
     except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
         return FileResult(path, problems=(_located(path, e),))
     problems = [str(e) for e in m.errors]

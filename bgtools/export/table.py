@@ -377,7 +377,7 @@ def _iter_matches(matches: MatchesLike) -> Iterator[Match]:
         if isinstance(m, Match):
             yield m
         else:
-            yield from read_matches([m])
+            yield from read_matches([m], keep_steps=True)
 
 
 def to_dataframe(matches: MatchesLike, level: str = "moves", *, columns: Optional[Sequence[str]] = None,

@@ -89,7 +89,7 @@ def _work(task) -> tuple[object, Optional[FileProblem], int]:
     rows = empty_columns(cols)
     problem = None
     try:
-        m = read_match(data if data is not None else Path(path), name=path)
+        m = read_match(data if data is not None else Path(path), name=path, keep_steps=level == "moves")
     except MatchFileError as e:
         m, problem = None, FileProblem(path, (_where(e.error),), unreadable=True)
     except Exception as e:  # an unexpected parser failure must not stop a batch export

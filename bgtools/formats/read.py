@@ -98,17 +98,19 @@ def _load_raw(source: Source) -> tuple[Union[str, bytes], str]:
 
 
 def read_match(source: Source, *, format: Optional[str] = None, strict: bool = False,
-               name: str = "") -> Match:
+               name: str = "", keep_steps: bool = False) -> Match:
     """Read and replay one match from a path, text or bytes.
 
     Errors are collected on the games (``match.errors``); ``strict=True`` raises
     :class:`MatchFileError` at the first one.  A file that holds no match at all raises
-    MatchFileError too.
+    MatchFileError too.  ``keep_steps``: keep the replay's positions, so that walking the
+    games (:meth:`Match.replay <bgtools.model.match.Match.replay>`,
+    :func:`~bgtools.model.replay.replay_game`) does not replay them again.
     """
     raw, fname = _load_raw(source)
     fmt = format or (detect_binary(raw, fname) if isinstance(raw, bytes) else None)
     if fmt in BINARY_PARSERS:
-        return _read_binary(raw, fmt, name or fname, strict)
+        return _read_binary(raw, fmt, name or fname, strict, keep_steps)
     text = decode_bytes(raw) if isinstance(raw, bytes) else raw
     fmt = fmt or detect_format(text, fname)
     fname = name or fname
@@ -116,17 +118,17 @@ def read_match(source: Source, *, format: Optional[str] = None, strict: bool = F
     if parse is None:
         raise ValueError(f"unknown match format {fmt!r}")
     m = parse(text, fname, strict=strict)
-    m = finish_match(m, fname, strict)
+    m = finish_match(m, fname, strict, keep_steps=keep_steps)
     m = replace(m, source=fname, format=fmt)
     return replace(m, warnings=record_warnings(m))
 
 
-def _read_binary(raw: Union[str, bytes], fmt: str, fname: str, strict: bool) -> Match:
+def _read_binary(raw: Union[str, bytes], fmt: str, fname: str, strict: bool, keep_steps: bool = False) -> Match:
     """eXtreme Gammon / BGBlitz bytes -> a replayed Match (the file's analysis kept on the actions)."""
     if not isinstance(raw, bytes):
         raise MatchFileError(MatchProblem(f"the {fmt} format is binary: pass a path or bytes, not text", fname))
     m = BINARY_PARSERS[fmt](raw, fname, strict=strict)
-    m = finish_match(m, fname, strict)
+    m = finish_match(m, fname, strict, keep_steps=keep_steps)
     m = replace(m, source=fname, format=fmt)
     return replace(m, warnings=record_warnings(m))
 
@@ -159,14 +161,16 @@ def expand_paths(paths: Iterable[Union[str, os.PathLike]]) -> Iterator[str]:
                     yield h
 
 
-def read_matches(paths: Iterable[Union[str, os.PathLike]], *, strict: bool = False) -> Iterator[Match]:
+def read_matches(paths: Iterable[Union[str, os.PathLike]], *, strict: bool = False,
+                 keep_steps: bool = False) -> Iterator[Match]:
     """Yield one replayed :class:`Match` per file (folders and globs expanded), streaming.
 
     An unreadable file yields a Match with no games and the reason in ``file_errors``.
+    ``keep_steps``: see :func:`read_match`.
     """
     for path in expand_paths(paths):
         try:
-            yield read_match(Path(path), strict=strict, name=path)
+            yield read_match(Path(path), strict=strict, name=path, keep_steps=keep_steps)
         except MatchFileError as e:
             if strict:
                 raise

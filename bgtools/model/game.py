@@ -6,7 +6,7 @@ Every action has ``player`` (0/1, who acts).  Equality ignores where a thing was
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Optional, Protocol, Union
 
 from bgtools.core.position import Position
@@ -57,6 +57,31 @@ class Roll:
         if self.status == "play":
             return bool(self.steps)
         return self.status == "unchecked" and (bool(self.steps) or "/" in self.text)
+
+
+def _roll_init(setters):
+    p, d, st, s, t, ln, c, m, an = setters
+
+    def __init__(self, player: int, dice: tuple[int, int], steps: Optional[tuple[tuple[int, int], ...]] = None,
+                 status: RollStatus = "play", text: str = "", line: int = 0, column: int = 0, move_no: int = 0,
+                 analysis: Optional[FileAnalysis] = None) -> None:
+        p(self, player)
+        d(self, dice)
+        st(self, steps)
+        s(self, status)
+        t(self, text)
+        ln(self, line)
+        c(self, column)
+        m(self, move_no)
+        an(self, analysis)
+    return __init__
+
+
+# Readers and the replay make a Roll per roll, twice: the generated __init__ of a frozen class
+# (object.__setattr__ per field) was a sixth of the replay's time; this one sets the same
+# slots through their descriptors, in the order and with the defaults of the fields above
+# (tests/test_roll_init.py checks it against dataclasses.fields).
+Roll.__init__ = _roll_init([Roll.__dict__[f.name].__set__ for f in fields(Roll)])  # type: ignore[method-assign]
 
 
 @dataclass(frozen=True, slots=True)

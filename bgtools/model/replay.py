@@ -10,6 +10,7 @@ board, and the cube when it says so, as gnubg's "set board" does; whoever acts n
 from __future__ import annotations
 
 import warnings
+import weakref
 from dataclasses import dataclass, replace
 from typing import Iterator, Optional, Sequence, TypeVar
 
@@ -24,7 +25,7 @@ from bgtools.core.position import Position
 from bgtools.model.game import (Action, Beaver, Double, Drop, Game, MatchRules, Resign, Result, Roll, SetBoard, Take,
                                 Win)
 from bgtools.model.problems import MatchFileError, MatchProblem
-from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, new_results, pack_rolls,
+from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, new_results, pack_rolls, play_steps,
                                          resolve_rolls)
 
 M = TypeVar("M", bound=MatchRules)
@@ -243,7 +244,7 @@ class _Replayer:
             at = [i for i, x in enumerate(self.g.actions) if type(x) is Roll]
             meta, paths = pack_rolls([self.g.actions[i] for i in at])
             k = self._k = [meta, paths, {i: j for j, i in enumerate(at)}, meta[:, 3].tolist(), 0, 0,
-                           *new_results(len(at)), None, None]
+                           *new_results(len(at)), None]
         j = k[2][idx]
         start, stop = k[4], k[5]
         if not start <= j < stop:
@@ -254,16 +255,14 @@ class _Replayer:
             res, after = k[6], k[7]
             stop = resolve_rolls(board, k[0], k[1], j, res, after)
             k[4:6] = [j, stop]
-            rows = k[8] = res[j:stop].tolist()
-            # the plays' steps, made per run of the kernel rather than per roll
-            k[9] = [tuple(zip(r[3:3 + 2 * r[2]:2], r[4:4 + 2 * r[2]:2])) if r[0] == PLAY else None for r in rows]
+            k[8] = res[j:stop].tolist()
             start = j
             if stop == j:
                 return None
         row = k[8][j - start]
         code, n = row[0], row[1]
         if code == PLAY:
-            steps = k[9][j - start]
+            steps = play_steps(row)
             new = Roll(a.player, a.dice, steps, "play", a.text, a.line, a.column, a.move_no, a.analysis)
             after = k[7]
             if not self.want:
@@ -453,14 +452,9 @@ class _Replayer:
                 beavered = False
             elif isinstance(a, Resign):
                 if self.want:
-                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
-                                           self.state(player_on_roll=p, turn=p)))
+                    self._step(a)
                 self.out.append(a)
             elif isinstance(a, Win):
-                if self.want:
-                    self.steps.append(Step(self.gi, g.number, len(self.out), a, self.pos_for(p),
-                                           self.state(player_on_roll=p, turn=p,
-                                                      game_state=GameState.OVER)))
                 if result is not None:
                     self.err(a, "a second result for the same game")
                     continue
@@ -471,17 +465,35 @@ class _Replayer:
                     # a written resignation ("Concedes"): its level is what the result line says
                     if last.player == result.winner and not broken:
                         self.err(last, f"player {last.player + 1} resigns but is written as the winner")
-                    self.out[-1] = replace(last, player=1 - result.winner, level=level)
+                    r = replace(last, player=1 - result.winner, level=level)
+                    if self.want and self.steps and self.steps[-1].index == len(self.out) - 1:
+                        self.steps.pop()
+                        self.out.pop()
+                        self._step(r)
+                        self.out.append(r)
+                    else:
+                        self.out[-1] = r
                 elif result.how == "resign":
-                    self.out.append(Resign(1 - result.winner, level,
-                                           line=a.line, column=a.column, move_no=a.move_no))
-                self.out.append(replace(a, player=result.winner, points=result.points))
+                    r = Resign(1 - result.winner, level, line=a.line, column=a.column, move_no=a.move_no)
+                    if self.want:
+                        self._step(r)
+                    self.out.append(r)
+                win = replace(a, player=result.winner, points=result.points)
+                if self.want:  # the Steps of the actions as they now are, as a replay of them gives
+                    self._step(win, game_state=GameState.OVER)
+                self.out.append(win)
         if pending is not None and not broken and result is None:
             pass  # file ends while a double awaits an answer: game left open
         if result is None and over and not broken:
             w = self.persp ^ 1  # the player who just moved
             result = Result(w, self._bearoff_points(w), "bearoff")
         return tuple(self.out), result, self.errors, self.steps
+
+    def _step(self, a: Action, **state) -> None:
+        """The Step of ``a`` (a resignation or a result), about to be ``out``'s next action."""
+        p = a.player
+        self.steps.append(Step(self.gi, self.g.number, len(self.out), a, self.pos_for(p),
+                               self.state(player_on_roll=p, turn=p, **state)))
 
     def _edit(self, a: SetBoard) -> None:
         """Apply a board edit (gnubg's "set board", "set cube value", "set cube owner")."""
@@ -561,25 +573,62 @@ class _Replayer:
         return written >= need and actual >= need
 
 
-def check_game(match: MatchRules, game: Game, file: str = "", strict: bool = False) -> Game:
-    """Replay ``game``: resolve its moves, infer the result, collect errors (returns a new Game)."""
-    actions, result, errors, _ = _Replayer(match, game, file, strict).run()
+def check_game(match: MatchRules, game: Game, file: str = "", strict: bool = False, *,
+               keep_steps: bool = False, game_index: int = 0) -> Game:
+    """Replay ``game``: resolve its moves, infer the result, collect errors (returns a new Game).
+
+    ``keep_steps``: keep the :class:`Step` of every action on the side, so that
+    :func:`replay_game` of the returned game (at ``game_index``) hands them over instead of
+    replaying the game again (what ``export`` and ``annotate`` walk after reading).
+    """
+    actions, result, errors, steps = _Replayer(match, game, file, strict, want_steps=keep_steps,
+                                               game_index=game_index).run()
     if result is None and game.result is not None:
         result = game.result
-    return replace(game, actions=actions, result=result, errors=list(game.errors) + errors)
+    new = replace(game, actions=actions, result=result, errors=list(game.errors) + errors)
+    if keep_steps and not new.errors:  # a game with errors is walked as before: replayed again
+        _keep(new, game_index, match, tuple(steps))
+    return new
 
 
-def finish_match(match: M, file: str = "", strict: bool = False) -> M:
-    """Infer Crawford games and replay every game (used by the readers)."""
+def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: bool = False) -> M:
+    """Infer Crawford games and replay every game (used by the readers); ``keep_steps``: see
+    :func:`check_game`."""
     flags = crawford_flags(match.length, [g.score for g in match.games], match.crawford)
     games = []
-    for g, c in zip(match.games, flags):
-        games.append(check_game(match, replace(g, crawford=c), file, strict))
+    for gi, (g, c) in enumerate(zip(match.games, flags)):
+        games.append(check_game(match, replace(g, crawford=c), file, strict, keep_steps=keep_steps, game_index=gi))
     return replace(match, games=tuple(games))  # type: ignore[type-var]  # a dataclass (Match) in practice
 
 
+#: the Steps kept by ``check_game(keep_steps=True)``: id(game) -> (game index, the rules, Steps);
+#: an entry goes when its game does (weakref.finalize), so an id is never met again with it
+_KEPT: dict[int, tuple[int, tuple, tuple[Step, ...]]] = {}
+
+
+def _rules(match: MatchRules) -> tuple:
+    return (match.length, match.crawford, match.jacoby, match.beavers)
+
+
+def _keep(game: Game, game_index: int, match: MatchRules, steps: tuple[Step, ...]) -> None:
+    acts = game.actions
+    if len(steps) != len(acts) or any(s.index != i or s.action is not a for i, (s, a) in enumerate(zip(steps, acts))):
+        return  # a record the replay had to mend (a cube answer without a double...): replayed again when walked
+    key = id(game)
+    _KEPT[key] = (game_index, _rules(match), steps)
+    weakref.finalize(game, _KEPT.pop, key, None)
+
+
 def replay_game(match: MatchRules, game: Game, game_index: int = 0) -> Iterator[Step]:
-    """Yield a :class:`Step` for every action of ``game`` (position and state before it)."""
+    """Yield a :class:`Step` for every action of ``game`` (position and state before it).
+
+    A game read with ``keep_steps`` hands over the Steps of that reading (the same as
+    replaying it again: tests/test_kept_steps.py) when asked with the same index and rules.
+    """
+    kept = _KEPT.get(id(game))
+    if kept is not None and kept[0] == game_index and kept[1] == _rules(match):
+        yield from kept[2]
+        return
     _, _, _, steps = _Replayer(match, game, want_steps=True, game_index=game_index).run()
     yield from steps
 

@@ -27,7 +27,7 @@ import numpy as np
 from bgtools.core.movegen import find_play, generate, new_move_buffers
 from bgtools.core.moveparse import MoveParseError, parse_move_text
 
-__all__ = ["resolve_rolls", "new_results", "pack_rolls", "token_path", "PATHS", "EMPTY", "ROLLED", "UNKNOWN", "PYTHON",
+__all__ = ["resolve_rolls", "new_results", "pack_rolls", "play_steps", "token_path", "PATHS", "EMPTY", "ROLLED", "UNKNOWN", "PYTHON",
            "STEPS", "PLAY", "DANCE", "NOPLAY", "MAX_PATHS"]
 
 PATHS, EMPTY, ROLLED, UNKNOWN, STEPS, PYTHON = 0, 1, 2, 3, 4, 9
@@ -131,9 +131,16 @@ def _kernel(board, meta, paths, start, res, after, buf):
             res[i, 0] = 0
             ns = buf.nsteps[idx]
             res[i, 2] = ns
+            code = 0
+            scale = 1
             for j in range(ns):
-                res[i, 3 + 2 * j] = buf.steps[idx, j, 0] + 1  # the mover's point numbers, 0 = off
-                res[i, 4 + 2 * j] = buf.steps[idx, j, 1] + 1
+                fr = buf.steps[idx, j, 0] + 1  # the mover's point numbers, 0 = off
+                to = buf.steps[idx, j, 1] + 1
+                res[i, 3 + 2 * j] = fr
+                res[i, 4 + 2 * j] = to
+                code += (fr * 26 + to) * scale  # every step's number is 26 or more: one code per play
+                scale *= 676
+            res[i, 11] = code
             left = 0
             for s in range(25):
                 after[i, 0, s] = buf.boards[idx, 0, s]
@@ -249,10 +256,28 @@ _BUF = None
 
 
 def new_results(k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Result arrays for ``k`` rolls: ``res`` int64[k, 11] (code, legal plays, steps, then the
-    steps' (from, to) slots in the mover's numbering, 25 = bar, 0 = off) and ``after`` int8[k, 2, 25] (the board after
-    the play, mover still as ``[1]``)."""
-    return np.zeros((k, 11), np.int64), np.zeros((k, 2, 25), np.int8)
+    """Result arrays for ``k`` rolls: ``res`` int64[k, 12] (code, legal plays, steps, then the
+    steps' (from, to) slots in the mover's numbering, 25 = bar, 0 = off, then the play's number
+    (see :func:`play_steps`)) and ``after`` int8[k, 2, 25] (the board after the play, mover
+    still as ``[1]``)."""
+    return np.zeros((k, 12), np.int64), np.zeros((k, 2, 25), np.int8)
+
+
+#: the steps of the plays met so far, by the number the kernel gives them (plays repeat)
+_STEPS: dict[int, tuple] = {}
+
+
+def play_steps(row: list) -> tuple:
+    """The ``(from, to)`` steps of a settled play from its ``res`` row (a list)."""
+    code = row[11]
+    st = _STEPS.get(code)
+    if st is None:
+        n = row[2]
+        st = tuple(zip(row[3:3 + 2 * n:2], row[4:4 + 2 * n:2]))
+        if len(_STEPS) > 1 << 16:
+            _STEPS.clear()
+        _STEPS[code] = st
+    return st
 
 
 def resolve_rolls(board: np.ndarray, meta: np.ndarray, paths: np.ndarray, start: int,
