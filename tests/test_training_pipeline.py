@@ -342,3 +342,46 @@ def test_the_stages_run_from_the_command_line(tmp_path):
     assert r.exit_code != 0 and "--select worst" in r.output + r.stderr
     r = cli.invoke(app, ["train"])
     assert r.exit_code == 2 and "give --run FOLDER" in r.stderr
+
+
+def test_widened_net_plays_exactly_as_before(shipped):
+    from bgtools.engine.nn import widen_weights
+
+    wide = widen_weights(shipped, (shipped.hidden[0] + 40, shipped.hidden[1] + 8, shipped.hidden[2]), seed=3)
+    assert wide.hidden == (shipped.hidden[0] + 40, shipped.hidden[1] + 8, shipped.hidden[2])
+    boards = selfplay_games(shipped, 0, 4, seed=9)["boards"]
+    a = evaluate_boards(boards, 0, NeuralEvaluator(shipped))
+    b = evaluate_boards(boards, 0, NeuralEvaluator(wide))
+    assert np.allclose(a, b, atol=1e-6)  # the new units start silent
+    assert not np.array_equal(wide.W1[0][:, -40:], np.zeros_like(wide.W1[0][:, -40:]))  # but not dead
+    with pytest.raises(ValueError, match="fewer than"):
+        widen_weights(shipped, (8, 8, 8))
+
+
+def test_fit_widens_the_start_net(full_run, tmp_path):
+    run = tmp_path / "w"
+    save_npz(run / "data" / "labelled.npz", **load_npz(full_run / "data" / "labelled.npz"))
+    start = load_weights(None)
+    h = (start.hidden[0] + 16, start.hidden[1], start.hidden[2] + 4)
+    m = pl.run_fit(run, pl.FitConfig(epochs=1, batch=32, lr=1e-3, seed=2, hidden=h))
+    assert m["config"]["hidden"] == list(h) or tuple(m["config"]["hidden"]) == h
+    assert load_weights(str(run / "fit.npz")).hidden == h
+    with pytest.raises(pl.PipelineError, match="fit --hidden"):
+        pl.run_fit(run, pl.FitConfig(epochs=1, seed=3, hidden=(4, 4, 4)))
+
+
+def test_fit_hidden_on_the_command_line(full_run, tmp_path):
+    from typer.testing import CliRunner
+
+    from bgtools.cli.app import app
+
+    run = tmp_path / "c"
+    save_npz(run / "data" / "labelled.npz", **load_npz(full_run / "data" / "labelled.npz"))
+    cli = CliRunner()
+    r = cli.invoke(app, ["train", "fit", "--run", str(run), "--epochs", "1", "--hidden", "8,6"])
+    assert r.exit_code == 2 and "give three unit counts" in r.output + r.stderr
+    start = load_weights(None).hidden
+    r = cli.invoke(app, ["train", "fit", "--run", str(run), "--epochs", "1",
+                         "--hidden", f"{start[0] + 8},{start[1]},{start[2]}"])
+    assert r.exit_code == 0, r.output
+    assert load_weights(str(run / "fit.npz")).hidden == (start[0] + 8, start[1], start[2])

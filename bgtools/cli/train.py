@@ -166,9 +166,22 @@ def fit(
                                                        help="Another data set (boards, targets) to fit beside "
                                                        "it, e.g. an earlier run's data/labelled.npz; repeatable.")
                      ] = None,
+    hidden: Annotated[Optional[str], typer.Option("--hidden", metavar="C,X,R",
+                                                  help="Widen the start net first to these hidden units "
+                                                  "(contact, crashed, race), e.g. 256,128,64; new units start "
+                                                  "silent, so the net plays as before until fitted.")] = None,
 ) -> None:
     """Supervised fit of the net to the labels (cross-entropy, Adam); writes fit.npz (resumable)."""
     from bgtools.training.pipeline import FitConfig, run_fit
+
+    widths = None
+    if hidden is not None:
+        try:
+            widths = tuple(int(x) for x in hidden.split(","))
+        except ValueError:
+            widths = ()
+        if len(widths) != 3 or not all(0 < x <= 4096 for x in widths):
+            raise fail(f"--hidden {hidden}: give three unit counts (contact,crashed,race), e.g. 256,128,64")
 
     if epochs < 1 or batch < 1 or not 0 < lr < 1:
         raise fail("--epochs and --batch must be positive, --lr between 0 and 1")
@@ -180,7 +193,8 @@ def fit(
         if not Path(f).is_file():
             raise fail(f"--extra: {f}: no such file")
     _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed, data=data,
-                                   extra=tuple(extra or ()), lr_end=lr_end))
+                                   extra=tuple(extra or ()), lr_end=lr_end,
+                                   hidden=widths))  # type: ignore[arg-type]  # three ints, checked above
 
 
 @train_app.command("duel")

@@ -127,6 +127,24 @@ def init_weights(hidden: tuple[int, int, int] = (128, 64, 64), seed: int = 0) ->
     return Weights(tuple(W1), tuple(b1), tuple(W2), tuple(b2), {"hidden": list(hidden)})
 
 
+def widen_weights(w: Weights, hidden: tuple[int, int, int], seed: int = 0) -> Weights:
+    """``w`` with more hidden units per class: its own units kept, the new ones with small
+    seeded input weights and zero output weights, so the wider net gives exactly ``w``'s
+    outputs until it is trained.  A class may keep its width; none may shrink."""
+    rng = np.random.default_rng(seed)
+    W1, b1, W2 = [], [], []
+    for c in range(3):
+        nin, old = w.W1[c].shape
+        add = hidden[c] - old
+        if add < 0:
+            raise ValueError(f"class {c}: {hidden[c]} hidden units, fewer than the net's {old}")
+        W1.append(np.ascontiguousarray(np.concatenate(
+            [w.W1[c], rng.normal(0.0, 0.5 / np.sqrt(nin), (nin, add)).astype(np.float32)], 1)))
+        b1.append(np.concatenate([w.b1[c], np.zeros(add, np.float32)]))
+        W2.append(np.ascontiguousarray(np.concatenate([w.W2[c], np.zeros((add, 5), np.float32)], 0)))
+    return Weights(tuple(W1), tuple(b1), tuple(W2), tuple(w.b2), dict(w.meta, hidden=list(hidden)))
+
+
 # -- kernels ------------------------------------------------------------------------------
 # The logistic function from a table with linear interpolation: the libm exp() call per
 # hidden unit was most of the cost of a forward pass.  The table spans [-16, 16] in steps of

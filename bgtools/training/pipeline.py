@@ -36,7 +36,7 @@ import numpy as np
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
 from bgtools.engine.networks import load_weights
-from bgtools.engine.nn import Weights
+from bgtools.engine.nn import Weights, widen_weights
 from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
 from bgtools.training.duel import duel_weights
@@ -92,9 +92,12 @@ class FitConfig:
     data: str = "labelled"  #: this run's data set: ``data/<data>.npz`` ("labelled" or "deepened")
     extra: tuple[str, ...] = ()  #: further data sets (``.npz`` with boards and targets) fitted beside it
     lr_end: Optional[float] = None  #: None: constant ``lr``; else decayed geometrically to it by the last epoch
+    #: hidden units per class (contact, crashed, race) when the start net is to be widened first
+    #: (:func:`bgtools.engine.nn.widen_weights`, seeded by ``seed``); None: as the start net
+    hidden: Optional[tuple[int, int, int]] = None
 
 
-_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None}
+_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None}
 
 
 @dataclass(frozen=True)
@@ -281,6 +284,11 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     del sets
     data = prepare(boards, targets)
     init = load_weights(cfg.init)
+    if cfg.hidden is not None:
+        try:
+            init = widen_weights(init, cfg.hidden, cfg.seed)
+        except ValueError as e:
+            raise PipelineError(f"fit --hidden: {e}") from None
     settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed,
                            lr_end=cfg.lr_end)
     ckpt = run / "data" / "fit_ckpt.npz"
