@@ -330,7 +330,7 @@ def test_the_stages_run_from_the_command_line(tmp_path):
 
     run = str(tmp_path / "run")
     cli = CliRunner()
-    for args in (["selfplay", "--positions", "300"], ["label", "--ply", "0"],
+    for args in (["selfplay", "--positions", "300"], ["label", "--ply", "0", "--jobs", "2"],
                  ["deepen", "--count", "12", "--ply", "1"], ["fit", "--epochs", "2", "--data", "deepened", "--lr-end", "1e-4"],
                  ["duel", "--games", "20"]):
         r = cli.invoke(app, ["train", *args, "--run", run])
@@ -385,3 +385,34 @@ def test_fit_hidden_on_the_command_line(full_run, tmp_path):
                          "--hidden", f"{start[0] + 8},{start[1]},{start[2]}"])
     assert r.exit_code == 0, r.output
     assert load_weights(str(run / "fit.npz")).hidden == (start[0] + 8, start[1], start[2])
+
+
+def test_labelling_in_parallel_writes_the_same_parts(full_run, tmp_path):
+    """label and deepen with --jobs 2 and on a Dask cluster: the same part files as one process."""
+    def parts(run, sub):
+        return {p.name: load_npz(p) for p in sorted((run / "data" / sub).glob("part-*.npz"))}
+
+    def same(a, b):
+        return a.keys() == b.keys() and all(x.keys() == y.keys() and all(np.array_equal(x[k], y[k]) for k in x)
+                                            for x, y in zip(a.values(), b.values()))
+
+    cfg = pl.LabelConfig(ply=LB.ply, chunk=60)
+    runs = {}
+    for how, kw in (("one", {}), ("two", {"jobs": 2})):
+        run = tmp_path / how
+        save_npz(run / "data" / "positions.npz", **load_npz(full_run / "data" / "positions.npz"))
+        assert pl.run_label(run, cfg, **kw) is not None
+        assert pl.run_deepen(run, pl.DeepenConfig(ply=1, count=30, chunk=8), **kw) is not None
+        runs[how] = run
+    assert len(parts(runs["one"], "labels")) == 5 and len(parts(runs["one"], "deep")) == 4
+    for sub in ("labels", "deep"):
+        assert same(parts(runs["one"], sub), parts(runs["two"], sub))
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None,
+                                  silence_logs=40) as c:
+        run = tmp_path / "dask"
+        save_npz(run / "data" / "positions.npz", **load_npz(full_run / "data" / "positions.npz"))
+        assert pl.run_label(run, cfg, dask=c.scheduler_address) is not None
+    assert same(parts(runs["one"], "labels"), parts(run, "labels"))
+    a, b = load_npz(runs["one"] / "data" / "labelled.npz"), load_npz(run / "data" / "labelled.npz")
+    assert np.array_equal(a["targets"], b["targets"])

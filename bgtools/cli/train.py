@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 from typing_extensions import Annotated
 
-from bgtools.cli.common import fail, os_message
+from bgtools.cli.common import fail, os_message, resolve_jobs
 
 
 train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
@@ -80,13 +80,17 @@ def train(
 RUN_HELP = "Pipeline run folder (data/ under it is regenerated from the seeds; logs and manifests beside)."
 
 
-def _stage(fn, run: str, cfg) -> None:
+JOBS_HELP = "Label parts in N processes (0 = one per CPU); the same files as one."
+DASK_HELP = "Address of a dask.distributed scheduler: one task per part there (the same files)."
+
+
+def _stage(fn, run: str, cfg, **how) -> None:
     from bgtools.base.errors import BgtoolsError
 
     if Path(run).exists() and not Path(run).is_dir():
         raise fail(f"--run {run}: is a file; give a folder")
     try:
-        fn(run, cfg, echo=typer.echo)
+        fn(run, cfg, echo=typer.echo, **how)
     except BgtoolsError as e:
         raise fail(str(e))
     except OSError as e:
@@ -118,13 +122,15 @@ def label(
     ply: Annotated[int, typer.Option("--ply", help="Search depth of the targets, 0 to 2.")] = 1,
     weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
                                                    help="The labelling net (default: the shipped one).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=JOBS_HELP)] = 1,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help=DASK_HELP)] = None,
 ) -> None:
     """Targets for the self-play positions from our own search (resumable, in chunks)."""
     from bgtools.training.pipeline import LabelConfig, run_label
 
     if not 0 <= ply <= 2:
         raise fail(f"--ply {ply}: use 0 to 2")
-    _stage(run_label, run, LabelConfig(ply=ply, weights=weights))
+    _stage(run_label, run, LabelConfig(ply=ply, weights=weights), jobs=resolve_jobs("--jobs", jobs), dask=dask)
 
 
 @train_app.command("deepen")
@@ -138,6 +144,8 @@ def deepen(
     select: Annotated[str, typer.Option("--select", help="disagree: the rows whose label is furthest from the "
                                         "net's 0-ply value; random: a seeded sample.")] = "disagree",
     seed: Annotated[int, typer.Option("--seed", help="Seed of --select random.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=JOBS_HELP)] = 1,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help=DASK_HELP)] = None,
 ) -> None:
     """Deeper targets for the rows where the net's 0 ply and its search disagree most (resumable)."""
     from bgtools.training.label import SELECTIONS
@@ -147,7 +155,8 @@ def deepen(
         raise fail(f"--ply {ply} --count {count}: use a ply of 1 to 3 and a positive count")
     if select not in SELECTIONS:
         raise fail(f"--select {select}: use one of {', '.join(SELECTIONS)}")
-    _stage(run_deepen, run, DeepenConfig(ply=ply, count=count, weights=weights, select=select, seed=seed))
+    _stage(run_deepen, run, DeepenConfig(ply=ply, count=count, weights=weights, select=select, seed=seed),
+           jobs=resolve_jobs("--jobs", jobs), dask=dask)
 
 
 @train_app.command("fit")

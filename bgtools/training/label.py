@@ -15,11 +15,13 @@ look and a deeper one disagree most), and :func:`select_rows` picks the rows a d
 from __future__ import annotations
 
 import hashlib
+from contextlib import closing
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
+from bgtools.base.parallel import ordered_map
 from bgtools.engine.evaluation import evaluate_boards
 from bgtools.engine.nn import NeuralEvaluator, Weights
 from bgtools.training.datasets import part_path, save_npz
@@ -80,9 +82,16 @@ def _part_matches(path: Path, boards: np.ndarray) -> bool:
         return False
 
 
+def _label_part(task: tuple) -> np.ndarray:
+    """A worker's part: ``label_boards(rows, weights, ply)``."""
+    rows, weights, ply = task
+    return label_boards(rows, weights, ply)
+
+
 def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: int = 1, chunk: int = 5000,
                  max_chunks: Optional[int] = None,
-                 progress: Optional[Callable[[int, int, int], None]] = None) -> int:
+                 progress: Optional[Callable[[int, int, int], None]] = None,
+                 jobs: int = 1, dask: Any = None) -> int:
     """Label ``boards`` into ``folder/part-NNNNN.npz`` (``targets``, ``index`` of the first row,
     ``boards_sha256`` of the rows labelled).
 
@@ -90,24 +99,28 @@ def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: 
     data set grew: only new or changed chunks are labelled), else labelled again.  At most
     ``max_chunks`` parts are (re)labelled (None: all).  ``progress(k, rows, n_parts)`` is called
     after each.  Returns the number of parts that match ``boards``; the labelling is done when
-    it equals ``ceil(n / chunk)``.
+    it equals ``ceil(n / chunk)``.  The parts are labelled ``jobs`` at a time in local worker
+    processes, or one task per part on the Dask scheduler ``dask``
+    (:func:`bgtools.base.parallel.ordered_map`); each part file is written here, in order, and
+    is the same whatever runs it.
     """
     n = boards.shape[0]
     n_parts = (n + chunk - 1) // chunk
-    new = 0
+    todo = []
     good = 0
     for k in range(n_parts):
-        lo = k * chunk
-        rows = boards[lo:lo + chunk]
-        if _part_matches(part_path(folder, k), rows):
+        if _part_matches(part_path(folder, k), boards[k * chunk:(k + 1) * chunk]):
             good += 1
-            continue
-        if max_chunks is not None and new >= max_chunks:
-            continue
-        t = label_boards(rows, weights, ply)
-        save_npz(part_path(folder, k), targets=t, index=np.array([lo], np.int64), boards_sha256=np.array(array_tag(rows)))
-        new += 1
-        good += 1
-        if progress is not None:
-            progress(k, t.shape[0], n_parts)
+        elif max_chunks is None or len(todo) < max_chunks:
+            todo.append(k)
+    tasks = ((boards[k * chunk:(k + 1) * chunk], weights, ply) for k in todo)
+    with closing(ordered_map(_label_part, tasks, jobs=min(jobs, max(1, len(todo))), dask=dask)) as results:
+        for k, t in zip(todo, results):
+            lo = k * chunk
+            rows = boards[lo:lo + chunk]
+            save_npz(part_path(folder, k), targets=t, index=np.array([lo], np.int64),
+                     boards_sha256=np.array(array_tag(rows)))
+            good += 1
+            if progress is not None:
+                progress(k, t.shape[0], n_parts)
     return good

@@ -29,7 +29,7 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -205,8 +205,10 @@ def _part_logger(run: Path, stage: str, echo: Echo, digits: int) -> Callable[[in
 
 
 def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = None,
-              max_chunks: Optional[int] = None) -> Optional[dict]:
-    """Label ``data/positions.npz`` with the net at ``cfg.ply``; then write ``data/labelled.npz``."""
+              max_chunks: Optional[int] = None, jobs: int = 1, dask: Any = None) -> Optional[dict]:
+    """Label ``data/positions.npz`` with the net at ``cfg.ply``; then write ``data/labelled.npz``.
+
+    ``jobs`` worker processes or the Dask scheduler ``dask`` label the parts (the same files)."""
     run = Path(run)
     t0 = time.time()
     src = run / "data" / "positions.npz"
@@ -218,7 +220,8 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
-    done = label_chunks(boards, w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "label", echo, 1))
+    done = label_chunks(boards, w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "label", echo, 1),
+                        jobs, dask)
     if done < n_parts:
         return None
     targets = join_parts(parts, n_parts)["targets"]
@@ -228,7 +231,7 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
 
 
 def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo = None,
-               max_chunks: Optional[int] = None) -> Optional[dict]:
+               max_chunks: Optional[int] = None, jobs: int = 1, dask: Any = None) -> Optional[dict]:
     """Label ``cfg.count`` rows of ``data/labelled.npz`` again at ``cfg.ply``: by default those
     whose label is furthest from the searching net's own 0-ply value.  Writes
     ``data/deepened.npz`` (``boards``, ``targets`` with those rows replaced, ``deep`` int8 mask)."""
@@ -250,7 +253,8 @@ def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo =
     score = disagreement(boards, targets, w)
     rows = select_rows(score, cfg.count, cfg.select, cfg.seed)
     n_parts = (rows.size + cfg.chunk - 1) // cfg.chunk
-    done = label_chunks(boards[rows], w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "deepen", echo, 2))
+    done = label_chunks(boards[rows], w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "deepen", echo, 2),
+                        jobs, dask)
     if done < n_parts:
         return None
     deep = join_parts(parts, n_parts)["targets"]
