@@ -25,7 +25,8 @@ from bgtools.core.notation import format_play
 from bgtools.core.position import Position
 
 __all__ = ["Play", "legal_plays", "ROLLS", "MAX_PLAYS", "TABLE_SIZE", "MoveBuffers", "new_move_buffers", "generate",
-           "find_play", "generate_kernel", "count_plays_batch", "MoveScratch", "rearmost", "is_contact"]
+           "find_play", "generate_kernel", "count_plays", "count_plays_batch", "write_plays_batch", "MoveScratch",
+           "rearmost", "is_contact"]
 
 #: The 21 distinct rolls, larger die first, in gnubg's order ("66", "65", ..., "11").
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
@@ -61,8 +62,9 @@ def new_move_buffers():
 
 
 @nb.njit(cache=True)
-def _record(k1, k2, nsteps, st_from, st_to, buf, gen, n):
-    """Store the current board unless an equal one was stored already; return the new count."""
+def _record(k1, k2, nsteps, st_from, st_to, buf, gen, n, write):
+    """Store the current board unless an equal one was stored already; return the new count.
+    ``write`` False: keep the key only (no steps), for callers that only count."""
     keys = buf.keys
     table = buf.table
     stamp = buf.stamp
@@ -79,10 +81,11 @@ def _record(k1, k2, nsteps, st_from, st_to, buf, gen, n):
     table[slot] = n
     keys[n, 0] = k1
     keys[n, 1] = k2
-    for i in range(nsteps):
-        buf.steps[n, i, 0] = st_from[i]
-        buf.steps[n, i, 1] = st_to[i]
-    buf.nsteps[n] = nsteps
+    if write:
+        for i in range(nsteps):
+            buf.steps[n, i, 0] = st_from[i]
+            buf.steps[n, i, 1] = st_to[i]
+        buf.nsteps[n] = nsteps
     return n + 1
 
 
@@ -117,33 +120,42 @@ def _decode_boards(board, keys, n, out_boards):
         k2 = keys[j, 1]
         for i in range(16):
             out_boards[j, 1, i] = (k1 >> np.uint64(4 * i)) & np.uint64(15)
-        for i in range(16, 25):
-            out_boards[j, 1, i] = (k2 >> np.uint64(4 * (i - 16))) & np.uint64(15)
-        hm = k2 >> np.uint64(36)
-        nh = 0
-        for i in range(24):
-            v = board[0, i]
-            if (hm >> np.uint64(i)) & np.uint64(1):
-                v = 0
-                nh += 1
-            out_boards[j, 0, i] = v
-        out_boards[j, 0, 24] = board[0, 24] + nh
+        for i in range(9):
+            out_boards[j, 1, 16 + i] = (k2 >> np.uint64(4 * i)) & np.uint64(15)
+        for i in range(25):
+            out_boards[j, 0, i] = board[0, i]
+        hm = np.int64(k2 >> np.uint64(36))
+        while hm:
+            # the hit points, highest first (few: a play hits at most four blots)
+            i = _HB13[hm >> 12] + 12 if hm >> 12 else _HB13[hm]
+            out_boards[j, 0, i] = 0
+            out_boards[j, 0, 24] += 1
+            hm ^= 1 << i
 
 
-@nb.njit(cache=True)
-def generate(board, d1, d2, buf) -> int:
-    """Fill the :class:`MoveBuffers` ``buf`` with the distinct legal plays of (d1, d2) on
-    ``board``; return their number.
-
-    ``buf.boards[i]`` is the board after play ``i`` with the mover still as ``[1]``;
-    ``buf.steps[i, :buf.nsteps[i]]`` are its (from, to) slots, to = -1 for off.
-    ``buf.gen`` counts the calls: it marks the live entries of the de-duplication table.
+@nb.njit(cache=True, inline="always")
+def _generate(board, d1, d2, buf, write) -> int:
+    """The kernel of :func:`generate`; ``write`` False: count only (no boards, no steps).
 
     An iterative depth-first search over the dice: the same code serves both orders of a
     non-double roll and the up-to-four moves of a double (whose sources are taken in
     non-increasing order, so each set of moves is tried once).  Keys of the resulting
     positions (the mover's 25 counts as nibbles, plus a mask of hit points) are kept
-    up to date move by move, so a leaf costs one hash probe.
+    up to date move by move.  The plays are those of a search that keeps the first of
+    equal positions, in its order; but most plays need no look-up to be known new:
+
+    Fewer plays searched.  With one die value the mover's counts give the set of sources
+    (top down: moves from ``x`` = moves from ``x + d`` - change at ``x``), so a double
+    never makes a position twice.  Of a non-double, with no checker on the bar and no
+    bearing off, two plays in one order of the dice reach one position only as
+    ``m/m-d1/m-d1-d2`` and ``m-d2/m-d2-d1 m/m-d2``: the second is not searched when the
+    first can be played and hits nothing at ``m-d1``.  In the other order (``d2``
+    first) after a move ``a/a-d2`` inside the board, another checker moved inside the
+    board with ``d1`` repeats a play of the first order, so of those moves only this
+    checker's is searched (bearing off stays open to all), and not even it when that
+    repeats one (``a-d1`` open and no blot there, or a checker of ours on ``a-d2``, with
+    no hit at ``a-d2``).  What is left is new; the hash table is probed only for
+    plays that bear off (which can repeat each other) and when entering from the bar.
     """
     keys = buf.keys
     table = buf.table
@@ -154,29 +166,28 @@ def generate(board, d1, d2, buf) -> int:
     work = np.empty(76, np.int64)  # one allocation for all the search state
     me = work[0:25]
     opp = work[25:50]
-    for i in range(25):
-        me[i] = board[1, i]
-        opp[i] = board[0, i]
-    outside = 0
-    for i in range(6, 25):
-        outside += me[i]
-    k1 = np.uint64(0)
-    k2 = np.uint64(0)
-    for i in range(16):
-        k1 |= np.uint64(me[i]) << np.uint64(4 * i)
-    for i in range(16, 25):
-        k2 |= np.uint64(me[i]) << np.uint64(4 * (i - 16))
     one = np.uint64(1)
     # bit s of `occ`: the mover has a checker on slot s; bit t of `blocked`: slot t is
     # closed to him (two or more opposing checkers there)
+    outside = 0
     occ = 0
     blocked = 0
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
     for i in range(25):
-        if me[i] > 0:
-            occ |= 1 << i
-    for i in range(24):
-        if opp[23 - i] >= 2:
-            blocked |= 1 << i
+        v = np.int64(board[1, i])
+        me[i] = v
+        opp[i] = board[0, i]
+        occ |= np.int64(v > 0) << i
+        if i < 16:
+            k1 |= np.uint64(v) << np.uint64(4 * i)
+        else:
+            k2 |= np.uint64(v) << np.uint64(4 * (i - 16))
+            outside += v
+        if i < 24:
+            blocked |= np.int64(board[0, 23 - i] >= 2) << i
+    for i in range(6, 16):
+        outside += me[i]
     dice = work[50:54]
     src = work[54:59]
     st_from = work[59:63]
@@ -184,6 +195,7 @@ def generate(board, d1, d2, buf) -> int:
     st_hit = work[67:71]
     child = work[71:76]
     doubles = d1 == d2
+    entering = me[24] > 0
     ndice = 4 if doubles else 2
     norders = 1 if doubles else 2
     best = 0
@@ -222,6 +234,21 @@ def generate(board, d1, d2, buf) -> int:
                 else:
                     # sources that can move d pips without bearing off, at or below s
                     cand = occ & ~(blocked << d) & ~((1 << d) - 1)
+                    if level == 1 and not doubles and st_to[0] >= 0 and st_from[0] != 24:
+                        # after a first move inside the board (see "Fewer plays searched")
+                        if order == 0:
+                            m = st_from[0] + d  # onto the point just left, from d pips back
+                            x = m - d1
+                            if m < 24 and x >= 0 and not (blocked >> x) & 1 and opp[23 - x] != 1:
+                                cand &= ~(1 << m)
+                        else:
+                            t0 = st_to[0]
+                            x = st_from[0] - d
+                            if (t0 >= d and st_hit[0] == 0
+                                    and (me[t0] >= 2 or (not (blocked >> x) & 1 and opp[23 - x] != 1))):
+                                cand = 0  # not even this checker on
+                            else:
+                                cand &= 1 << t0  # only this checker on
                     if outside == 0 and occ != 0:
                         # bearing off: the exact point, or the highest point with a larger die
                         hi = _HB13[occ >> 12] + 12 if occ >> 12 else _HB13[occ]
@@ -276,27 +303,39 @@ def generate(board, d1, d2, buf) -> int:
                     best = level
                     n = 0
                     gen += 1
-                # store the play unless its resulting position is stored already
-                # (written out here rather than called: this is the hot spot)
+                # store the play; where the search can reach a position twice, unless
+                # the hash table has it already (see "Fewer plays searched")
+                fresh = n < MAX_PLAYS
+                if doubles:
+                    probe = False
+                elif level < 2:
+                    fresh = False  # only one die can be played: those plays are made below
+                    probe = False
+                else:
+                    probe = entering or st_to[0] < 0 or st_to[1] < 0
                 kk2 = k2 | (hm << np.uint64(36))
-                h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (kk2 * np.uint64(0xC2B2AE3D27D4EB4F))
-                slot = np.int64((h >> np.uint64(40)) & np.uint64(TABLE_SIZE - 1))
-                fresh = True
-                while stamp[slot] == gen:
-                    j = table[slot]
-                    if keys[j, 0] == k1 and keys[j, 1] == kk2:
-                        fresh = False
-                        break
-                    slot = (slot + 1) & (TABLE_SIZE - 1)
-                if fresh and n < MAX_PLAYS:
-                    stamp[slot] = gen
-                    table[slot] = n
-                    keys[n, 0] = k1
-                    keys[n, 1] = kk2
-                    for i in range(level):
-                        out_steps[n, i, 0] = st_from[i]
-                        out_steps[n, i, 1] = st_to[i]
-                    out_nsteps[n] = level
+                if probe:
+                    # (written out here rather than called: this is the hot spot)
+                    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (kk2 * np.uint64(0xC2B2AE3D27D4EB4F))
+                    slot = np.int64((h >> np.uint64(40)) & np.uint64(TABLE_SIZE - 1))
+                    while stamp[slot] == gen:
+                        j = table[slot]
+                        if keys[j, 0] == k1 and keys[j, 1] == kk2:
+                            fresh = False
+                            break
+                        slot = (slot + 1) & (TABLE_SIZE - 1)
+                    if fresh:
+                        stamp[slot] = gen
+                        table[slot] = n
+                if fresh:
+                    if probe or write:
+                        keys[n, 0] = k1
+                        keys[n, 1] = kk2
+                    if write:
+                        for i in range(level):
+                            out_steps[n, i, 0] = st_from[i]
+                            out_steps[n, i, 1] = st_to[i]
+                        out_nsteps[n] = level
                     n += 1
             level -= 1
             if level >= 0:
@@ -369,7 +408,7 @@ def generate(board, d1, d2, buf) -> int:
                     kk2 |= np.uint64(me[i]) << np.uint64(4 * (i - 16))
                 st_from[0] = s
                 st_to[0] = t
-                n = _record(kk1, kk2 | (hmask << np.uint64(36)), 1, st_from, st_to, buf, gen, n)
+                n = _record(kk1, kk2 | (hmask << np.uint64(36)), 1, st_from, st_to, buf, gen, n, write)
                 me[s] += 1
                 if t >= 0:
                     me[t] -= 1
@@ -378,9 +417,30 @@ def generate(board, d1, d2, buf) -> int:
                         opp[24] -= 1
             if n > 0:
                 break
-    _decode_boards(board, keys, n, buf.boards)
+    if write:
+        _decode_boards(board, keys, n, buf.boards)
     buf.gen[0] = gen
     return n
+
+
+@nb.njit(cache=True)
+def generate(board, d1, d2, buf) -> int:
+    """Fill the :class:`MoveBuffers` ``buf`` with the distinct legal plays of (d1, d2) on
+    ``board``; return their number.
+
+    ``buf.boards[i]`` is the board after play ``i`` with the mover still as ``[1]``;
+    ``buf.steps[i, :buf.nsteps[i]]`` are its (from, to) slots, to = -1 for off.
+    ``buf.gen`` counts the calls: it marks the live entries of the de-duplication table.
+    The search is :func:`_generate`'s.
+    """
+    return _generate(board, d1, d2, buf, True)
+
+
+@nb.njit(cache=True)
+def count_plays(board, d1, d2, buf) -> int:
+    """The number of distinct legal plays of (d1, d2) on ``board``, as :func:`generate`
+    returns, without writing boards, steps or keys (what ``buf`` holds after it is work)."""
+    return _generate(board, d1, d2, buf, False)
 
 
 @nb.njit(cache=True)
@@ -434,6 +494,18 @@ def generate_kernel(board: np.ndarray, d1: int, d2: int):
 @nb.njit(cache=True)
 def count_plays_batch(boards, rolls):
     """Total number of distinct plays over every board x roll (benchmark and perft kernel)."""
+    buf = new_move_buffers()
+    total = 0
+    for i in range(boards.shape[0]):
+        for r in range(rolls.shape[0]):
+            total += count_plays(boards[i], rolls[r, 0], rolls[r, 1], buf)
+    return total
+
+
+@nb.njit(cache=True)
+def write_plays_batch(boards, rolls):
+    """As :func:`count_plays_batch`, through :func:`generate` (which writes every play's
+    board and steps, as rollouts and replays need): the benchmark of that path."""
     buf = new_move_buffers()
     total = 0
     for i in range(boards.shape[0]):

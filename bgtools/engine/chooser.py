@@ -25,10 +25,12 @@ import numpy as np
 
 from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate, new_move_buffers
 from bgtools.engine import bearoff as _bo
+from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "choose0", "choose1", "reply_value", "GNUBG_ROLLS", "GNUBG_ROLL_WEIGHTS"]
+           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "GNUBG_ROLLS",
+           "GNUBG_ROLL_WEIGHTS"]
 
 #: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
 GNUBG_ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], np.int64)
@@ -58,6 +60,7 @@ class ChooserBuffers(NamedTuple):
     opp: np.ndarray  #: int8[2, 25]
     p: np.ndarray  #: float64[5]
     e0: np.ndarray  #: float64[MAX_PLAYS] 0-ply equities of our plays (1 ply)
+    base: IncBase  #: the base of the siblings being valued (incremental evaluation)
 
 
 def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.BearoffTables] = None,
@@ -74,7 +77,8 @@ def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.Be
 def new_chooser_buffers(net):
     """Fresh :class:`ChooserBuffers` for ``net`` (callable from Python and from Numba code)."""
     return ChooserBuffers(new_move_buffers(), new_move_buffers(), new_eval_buffers(net), np.zeros((2, 25), np.int8),
-                          np.zeros((2, 25), np.int8), np.zeros(5, np.float64), np.zeros(MAX_PLAYS, np.float64))
+                          np.zeros((2, 25), np.int8), np.zeros(5, np.float64), np.zeros(MAX_PLAYS, np.float64),
+                          new_inc_base(net))
 
 
 @nb.njit(cache=True, inline="always")
@@ -106,6 +110,29 @@ def static_value(board, ch, ev, out) -> None:
     net_probs(board, ch.net, ev, out)
 
 
+@nb.njit(cache=True, inline="always")
+def set_siblings(board, ch, buf, n) -> None:
+    """Before valuing ``n`` siblings (positions a roll leads to from ``board``, ``[1]`` to
+    roll there): make ``board`` their base when there are enough of them to pay for it."""
+    if n > 2 and not game_over_probs(board, buf.p):
+        set_base(board, ch.net, buf.base)
+    else:
+        buf.base.cls[0] = -1
+
+
+@nb.njit(cache=True, inline="always")
+def sibling_value(board, ch, buf, out) -> None:
+    """:func:`static_value` of a sibling of the base set by :func:`set_siblings`: the net's
+    first layer updated from the base's (:mod:`bgtools.engine.incremental`)."""
+    if game_over_probs(board, out):
+        return
+    if ch.bearoff:
+        if _bo.in_two_sided(board) or (_bo.in_one_sided(board[0]) and _bo.in_one_sided(board[1])):
+            static_value(board, ch, buf.ev, out)
+            return
+    net_probs_inc(board, ch.net, buf.ev, buf.base, out)
+
+
 @nb.njit(cache=True)
 def choose0(board, d1, d2, ch, buf, best_p) -> int:
     """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
@@ -119,9 +146,11 @@ def choose0(board, d1, d2, ch, buf, best_p) -> int:
     best = 0
     best_e = -1e300
     p = buf.p
+    swap_into(board, buf.opp)
+    set_siblings(buf.opp, ch, buf, n)
     for i in range(n):
         swap_into(buf.mine.boards[i], buf.sw)
-        static_value(buf.sw, ch, buf.ev, p)
+        sibling_value(buf.sw, ch, buf, p)
         e = -equity_from_probs(p)
         if e > best_e:
             best_e = e
@@ -143,6 +172,7 @@ def reply_value(after, ch, buf) -> float:
         static_value(opp, ch, buf.ev, p)
         return -equity_from_probs(p)
     tot = 0.0
+    set_siblings(after, ch, buf, 3)  # every reply is a sibling of ``after`` (we are [1] in both)
     for r in range(21):
         n = generate(opp, ch.rolls[r, 0], ch.rolls[r, 1], buf.replies)
         if n == 0:
@@ -154,7 +184,7 @@ def reply_value(after, ch, buf) -> float:
         worst = 1e300
         for i in range(n):
             swap_into(buf.replies.boards[i], sw)
-            static_value(sw, ch, buf.ev, p)
+            sibling_value(sw, ch, buf, p)
             e = equity_from_probs(p)  # our equity, we are on roll
             if e < worst:
                 worst = e
@@ -171,9 +201,11 @@ def choose1(board, d1, d2, ch, buf, best_p) -> int:
         static_value(buf.sw, ch, buf.ev, best_p)
         return -1
     e0 = buf.e0
+    swap_into(board, buf.opp)
+    set_siblings(buf.opp, ch, buf, n)
     for i in range(n):
         swap_into(buf.mine.boards[i], buf.sw)
-        static_value(buf.sw, ch, buf.ev, buf.p)
+        sibling_value(buf.sw, ch, buf, buf.p)
         e0[i] = -equity_from_probs(buf.p)
     if ch.stable:
         order = np.argsort(-e0[:n], kind="mergesort")

@@ -35,6 +35,8 @@ __all__ = [
     "init_weights",
     "nn_forward",
     "forward_row",
+    "first_layer",
+    "hidden_out",
     "make_consistent",
     "net_probs",
     "eval_board",
@@ -168,9 +170,9 @@ def sigmoid(v):
     return _SIG_TABLE[i] + f * (_SIG_TABLE[i + 1] - _SIG_TABLE[i])
 
 
-@nb.njit(cache=True, fastmath=True)
-def forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
-    """One row: hidden activations into ``h``, the five raw sigmoid outputs into ``y``."""
+@nb.njit(cache=True, inline="always", fastmath=True)
+def first_layer(x, nin, W1, b1, h) -> None:
+    """The hidden pre-activations ``h[:hidden] = b1 + x[:nin] @ W1`` (zero inputs skipped)."""
     nh = W1.shape[1]
     for k in range(nh):
         h[k] = b1[k]
@@ -179,7 +181,13 @@ def forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
         if v != 0.0:
             for k in range(nh):
                 h[k] += v * W1[j, k]
-    # hidden sigmoids and the output layer in one pass over the rows of W2 ([hidden, 5])
+
+
+@nb.njit(cache=True, inline="always", fastmath=True)
+def hidden_out(h, W2, b2, y) -> None:
+    """From the pre-activations in ``h``: the hidden sigmoids (into ``h``) and the five raw
+    sigmoid outputs into ``y``, in one pass over the rows of W2 ([hidden, 5])."""
+    nh = W2.shape[0]
     a0 = np.float32(b2[0])
     a1 = np.float32(b2[1])
     a2 = np.float32(b2[2])
@@ -198,6 +206,13 @@ def forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
     y[2] = sigmoid(a2)
     y[3] = sigmoid(a3)
     y[4] = sigmoid(a4)
+
+
+@nb.njit(cache=True, fastmath=True)
+def forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
+    """One row: hidden activations into ``h``, the five raw sigmoid outputs into ``y``."""
+    first_layer(x, nin, W1, b1, h)
+    hidden_out(h, W2, b2, y)
 
 
 @nb.njit(cache=True)

@@ -35,7 +35,7 @@ import numpy as np
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate
-from bgtools.engine.chooser import choose, new_chooser_buffers, static_value, swap_into
+from bgtools.engine.chooser import choose, new_chooser_buffers, set_siblings, sibling_value, static_value, swap_into
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.met import mwc_after
 from bgtools.engine.nn import game_over_probs
@@ -131,9 +131,11 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     p = buf.p
     best = 0
     best_v = -1e300
+    swap_into(b, buf.opp)
+    set_siblings(buf.opp, ch, buf, n)
     for i in range(n):
         swap_into(mb.boards[i], sw)
-        static_value(sw, ch, buf.ev, p)
+        sibling_value(sw, ch, buf, p)
         v = _cf_after(p, sw, side, stakes, aw, cube, owner)
         if side == 1:
             v = -v if stakes.money else 1.0 - v

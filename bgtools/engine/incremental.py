@@ -1,0 +1,79 @@
+"""Incremental evaluation of sibling positions: the plays of one roll, the replies to one play.
+
+All the plays of a roll lead to positions that differ from the position before the roll in a
+few inputs (about 12 of the 224 of a contact net: the raw units of the few points a play
+touches and the hand-made features that move), where a full first layer reads every non-zero
+input (about 42).  :func:`set_base` encodes a base position once and keeps its inputs and its
+hidden pre-activations in an :class:`IncBase`; :func:`net_probs_inc` then encodes a sibling
+and updates the base's pre-activations by the rows of ``W1`` whose inputs changed, before
+the hidden and output layers as usual.  A sibling of another net class (a play that breaks
+contact) gets the full pass.  The result equals :func:`bgtools.engine.nn.net_probs` up to
+float32 rounding of the sum's order (tests/test_incremental.py: every oracle position, every
+roll, every play).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine.features import MAX_INPUTS, encode
+from bgtools.engine.nn import first_layer, hidden_out, make_consistent
+
+__all__ = ["IncBase", "new_inc_base", "set_base", "net_probs_inc"]
+
+
+class IncBase(NamedTuple):
+    """The base of a set of siblings: its inputs, hidden pre-activations and net class."""
+
+    x: np.ndarray  #: float32[MAX_INPUTS]
+    h: np.ndarray  #: float32[largest hidden layer] (pre-activations, before the sigmoid)
+    cls: np.ndarray  #: int64[1]: the base's net class, -1 while none is set
+
+
+@nb.njit(cache=True)
+def new_inc_base(net):
+    """A fresh :class:`IncBase` for ``net`` (callable from Python and from Numba code)."""
+    nh = 1
+    for c in range(3):
+        nh = max(nh, net.W1s[c].shape[1])
+    return IncBase(np.zeros(MAX_INPUTS, np.float32), np.zeros(nh, np.float32), np.full(1, -1, np.int64))
+
+
+@nb.njit(cache=True, inline="always")
+def set_base(board, net, base) -> None:
+    """Make ``board`` (``[1]`` on roll, a game not over) the base of the next siblings."""
+    c = encode(board, base.x)
+    W1 = net.W1s[c]
+    first_layer(base.x, W1.shape[0], W1, net.b1s[c], base.h)
+    base.cls[0] = c
+
+
+@nb.njit(cache=True, inline="always", fastmath=True)
+def net_probs_inc(board, net, ev, base, out) -> int:
+    """As :func:`bgtools.engine.nn.net_probs` (``board[1]`` on roll, a game not over), the
+    first layer updated from ``base`` where the net class is the base's; return the class."""
+    x = ev.x
+    h = ev.h
+    c = encode(board, x)
+    W1 = net.W1s[c]
+    nin = W1.shape[0]
+    if c == base.cls[0]:
+        nh = W1.shape[1]
+        bx = base.x
+        for k in range(nh):
+            h[k] = base.h[k]
+        for j in range(nin):
+            dv = x[j] - bx[j]
+            if dv != 0.0:
+                for k in range(nh):
+                    h[k] += dv * W1[j, k]
+    else:
+        first_layer(x, nin, W1, net.b1s[c], h)
+    hidden_out(h, net.W2s[c], net.b2s[c], ev.y)
+    for o in range(5):
+        out[o] = ev.y[o]
+    make_consistent(out)
+    return c
