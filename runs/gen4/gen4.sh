@@ -20,3 +20,7 @@ python -m bgtools train fit --run $R/fit --init $W --epochs 30 --batch 256 --lr 
     --data labelled --extra $R/fit/data/extra.npz
 python benchmarks/judge.py --ply 0 --weights $R/fit/fit.npz --against $W > $R/fit/judge_0ply.txt
 python benchmarks/judge.py --ply 0 --weights $R/fit/fit.npz --against runs/gen2/fit.npz > $R/fit/judge_0ply_vs_gen2.txt
+# How it was run (2026-12-01): folder a finished as above; folder b was stopped at part 170 of 240 and
+# resumed with two workers (the same part files: labelling is per part and seeded by nothing):
+#   python -m bgtools train label --run runs/gen4/b --ply 1 --weights runs/gen4/wide/fit.npz --jobs 2
+# then the merge, fit and judge lines above were run one by one (runs/gen4/gen4b.log).
