@@ -106,7 +106,7 @@ def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: 
     """
     n = boards.shape[0]
     n_parts = (n + chunk - 1) // chunk
-    todo = []
+    todo: list[int] = []
     good = 0
     for k in range(n_parts):
         if _part_matches(part_path(folder, k), boards[k * chunk:(k + 1) * chunk]):
