@@ -25,7 +25,7 @@ from bgtools.core.notation import format_play
 from bgtools.core.position import Position
 
 __all__ = ["Play", "legal_plays", "ROLLS", "MAX_PLAYS", "TABLE_SIZE", "MoveBuffers", "new_move_buffers", "generate",
-           "find_play", "generate_kernel", "count_plays", "count_plays_batch", "write_plays_batch", "MoveScratch",
+           "generate_boards", "find_play", "generate_kernel", "count_plays", "count_plays_batch", "write_plays_batch", "MoveScratch",
            "rearmost", "is_contact"]
 
 #: The 21 distinct rolls, larger die first, in gnubg's order ("66", "65", ..., "11").
@@ -134,8 +134,9 @@ def _decode_boards(board, keys, n, out_boards):
 
 
 @nb.njit(cache=True, inline="always")
-def _generate(board, d1, d2, buf, write) -> int:
-    """The kernel of :func:`generate`; ``write`` False: count only (no boards, no steps).
+def _generate(board, d1, d2, buf, write, steps=True) -> int:
+    """The kernel of :func:`generate`; ``write`` False: count only (no boards, no steps);
+    ``steps`` False: boards but no steps (:func:`generate_boards`).
 
     An iterative depth-first search over the dice: the same code serves both orders of a
     non-double roll and the up-to-four moves of a double (whose sources are taken in
@@ -331,7 +332,7 @@ def _generate(board, d1, d2, buf, write) -> int:
                     if probe or write:
                         keys[n, 0] = k1
                         keys[n, 1] = kk2
-                    if write:
+                    if write and steps:
                         for i in range(level):
                             out_steps[n, i, 0] = st_from[i]
                             out_steps[n, i, 1] = st_to[i]
@@ -408,7 +409,7 @@ def _generate(board, d1, d2, buf, write) -> int:
                     kk2 |= np.uint64(me[i]) << np.uint64(4 * (i - 16))
                 st_from[0] = s
                 st_to[0] = t
-                n = _record(kk1, kk2 | (hmask << np.uint64(36)), 1, st_from, st_to, buf, gen, n, write)
+                n = _record(kk1, kk2 | (hmask << np.uint64(36)), 1, st_from, st_to, buf, gen, n, write and steps)
                 me[s] += 1
                 if t >= 0:
                     me[t] -= 1
@@ -434,6 +435,13 @@ def generate(board, d1, d2, buf) -> int:
     The search is :func:`_generate`'s.
     """
     return _generate(board, d1, d2, buf, True)
+
+
+@nb.njit(cache=True)
+def generate_boards(board, d1, d2, buf) -> int:
+    """As :func:`generate`, the same plays in the same order, but ``buf.steps`` and
+    ``buf.nsteps`` are not written (left as they were): for callers that read only boards."""
+    return _generate(board, d1, d2, buf, True, False)
 
 
 @nb.njit(cache=True)

@@ -13,7 +13,8 @@ with both sides home the one-sided combination), and the search:
 Two details keep every caller's results as they were: ``stable`` orders the 1-ply
 candidates with a stable sort (rollouts) or Numba's quicksort (duels), and ``rolls`` is
 the order the 21 replies are summed in.  :class:`ChooserBuffers` holds the scratch of
-one search (two sets of move buffers: our plays and the replies).
+one search (two sets of move buffers: our plays and the replies; their boards are written,
+not their steps).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import NamedTuple, Optional
 import numba as nb
 import numpy as np
 
-from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate, new_move_buffers
+from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, new_move_buffers
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
@@ -138,7 +139,7 @@ def choose0(board, d1, d2, ch, buf, best_p) -> int:
     """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
     ``best_p``: the chosen position's outputs for the opponent, now on roll (with no
     legal play: the board passed to him)."""
-    n = generate(board, d1, d2, buf.mine)
+    n = generate_boards(board, d1, d2, buf.mine)
     if n == 0:
         swap_into(board, buf.sw)
         static_value(buf.sw, ch, buf.ev, best_p)
@@ -174,7 +175,7 @@ def reply_value(after, ch, buf) -> float:
     tot = 0.0
     set_siblings(after, ch, buf, 3)  # every reply is a sibling of ``after`` (we are [1] in both)
     for r in range(21):
-        n = generate(opp, ch.rolls[r, 0], ch.rolls[r, 1], buf.replies)
+        n = generate_boards(opp, ch.rolls[r, 0], ch.rolls[r, 1], buf.replies)
         if n == 0:
             # he cannot move: we are on roll in the same position
             swap_into(opp, sw)
@@ -195,7 +196,7 @@ def reply_value(after, ch, buf) -> float:
 @nb.njit(cache=True)
 def choose1(board, d1, d2, ch, buf, best_p) -> int:
     """1-ply play among the ``ch.prune`` best by 0 ply; as :func:`choose0` otherwise."""
-    n = generate(board, d1, d2, buf.mine)
+    n = generate_boards(board, d1, d2, buf.mine)
     if n == 0:
         swap_into(board, buf.sw)
         static_value(buf.sw, ch, buf.ev, best_p)

@@ -22,7 +22,7 @@ import numpy as np
 from bgtools.engine.features import MAX_INPUTS, encode
 from bgtools.engine.nn import first_layer, hidden_out, make_consistent
 
-__all__ = ["IncBase", "new_inc_base", "set_base", "net_probs_inc"]
+__all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc"]
 
 
 class IncBase(NamedTuple):
@@ -51,7 +51,22 @@ def set_base(board, net, base) -> None:
     base.cls[0] = c
 
 
-@nb.njit(cache=True, inline="always", fastmath=True)
+@nb.njit(cache=True, fastmath=True)
+def delta_layer(x, bx, nin, W1, bh, h) -> None:
+    """``h[:hidden] = bh + (x - bx)[:nin] @ W1``: the base's pre-activations ``bh`` (inputs
+    ``bx``) updated by the rows of ``W1`` whose inputs differ in ``x``.  Called, not inlined,
+    to keep its own fastmath flags (see :func:`bgtools.engine.nn.first_layer`)."""
+    nh = W1.shape[1]
+    for k in range(nh):
+        h[k] = bh[k]
+    for j in range(nin):
+        dv = x[j] - bx[j]
+        if dv != 0.0:
+            for k in range(nh):
+                h[k] += dv * W1[j, k]
+
+
+@nb.njit(cache=True, inline="always")
 def net_probs_inc(board, net, ev, base, out) -> int:
     """As :func:`bgtools.engine.nn.net_probs` (``board[1]`` on roll, a game not over), the
     first layer updated from ``base`` where the net class is the base's; return the class."""
@@ -61,15 +76,7 @@ def net_probs_inc(board, net, ev, base, out) -> int:
     W1 = net.W1s[c]
     nin = W1.shape[0]
     if c == base.cls[0]:
-        nh = W1.shape[1]
-        bx = base.x
-        for k in range(nh):
-            h[k] = base.h[k]
-        for j in range(nin):
-            dv = x[j] - bx[j]
-            if dv != 0.0:
-                for k in range(nh):
-                    h[k] += dv * W1[j, k]
+        delta_layer(x, base.x, nin, W1, base.h, h)
     else:
         first_layer(x, nin, W1, net.b1s[c], h)
     hidden_out(h, net.W2s[c], net.b2s[c], ev.y)

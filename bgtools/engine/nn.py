@@ -56,7 +56,7 @@ class Net(NamedTuple):
 
     W1s: tuple  #: float32[inputs, hidden] per class
     b1s: tuple  #: float32[hidden] per class
-    W2s: tuple  #: float32[hidden, 5] per class
+    W2s: tuple  #: float32[hidden, 5] per class (column-major from :class:`Weights`)
     b2s: tuple  #: float32[5] per class
 
 
@@ -72,13 +72,19 @@ class EvalBuffers(NamedTuple):
 @dataclass(frozen=True)
 class Weights:
     """Per-class layers: ``W1[c]`` float32[inputs, hidden], ``b1[c]`` [hidden],
-    ``W2[c]`` [hidden, 5], ``b2[c]`` [5]; ``meta`` holds name, version, training figures."""
+    ``W2[c]`` [hidden, 5] (stored column-major), ``b2[c]`` [5]; ``meta`` holds name,
+    version, training figures."""
 
     W1: tuple[np.ndarray, ...]
     b1: tuple[np.ndarray, ...]
     W2: tuple[np.ndarray, ...]
     b2: tuple[np.ndarray, ...]
     meta: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        # W2 column-major (a copy only where it is not): each output's weights contiguous for
+        # hidden_out; an array already so is kept, so training in place still trains these
+        object.__setattr__(self, "W2", tuple(np.asfortranarray(a) for a in self.W2))
 
     @property
     def hidden(self) -> tuple[int, ...]:
@@ -89,7 +95,7 @@ class Weights:
         return Net(self.W1, self.b1, self.W2, self.b2)
 
     def copy(self) -> "Weights":
-        W1, b1, W2, b2 = (tuple(a.copy() for a in t) for t in self.arrays())
+        W1, b1, W2, b2 = (tuple(a.copy(order="K") for a in t) for t in self.arrays())
         return Weights(W1, b1, W2, b2, meta=dict(self.meta))
 
     def save(self, path: str | Path, **extra: np.ndarray) -> None:
@@ -160,17 +166,18 @@ _SIG_TABLE = (1.0 / (1.0 + np.exp(-(_SIG_LO + np.arange(_SIG_N + 2) / _SIG_SCALE
 @nb.njit(cache=True, inline="always", fastmath=True)
 def sigmoid(v):
     """1 / (1 + exp(-v)) for a float32, to about 1e-5."""
-    t = (v - np.float32(_SIG_LO)) * np.float32(_SIG_SCALE)
-    if t <= 0.0:
-        return _SIG_TABLE[0]
-    if t >= _SIG_N:
-        return _SIG_TABLE[_SIG_N]
+    # clamped rather than branched (vectorises): at either end the fraction is 0, and the
+    # table's extra last entry makes t = _SIG_N read in bounds, so the values are the same
+    t = min(max((v - np.float32(_SIG_LO)) * np.float32(_SIG_SCALE), np.float32(0.0)), np.float32(_SIG_N))
     i = int(t)
     f = t - np.float32(i)
     return _SIG_TABLE[i] + f * (_SIG_TABLE[i + 1] - _SIG_TABLE[i])
 
 
-@nb.njit(cache=True, inline="always", fastmath=True)
+# first_layer and hidden_out are called, not inlined: Numba's inline="always" compiles the
+# inlined code with the caller's flags, and the chooser's kernels have no fastmath, without
+# which the dot products below do not vectorise (the call costs a few nanoseconds)
+@nb.njit(cache=True, fastmath=True)
 def first_layer(x, nin, W1, b1, h) -> None:
     """The hidden pre-activations ``h[:hidden] = b1 + x[:nin] @ W1`` (zero inputs skipped)."""
     nh = W1.shape[1]
@@ -183,29 +190,19 @@ def first_layer(x, nin, W1, b1, h) -> None:
                 h[k] += v * W1[j, k]
 
 
-@nb.njit(cache=True, inline="always", fastmath=True)
+@nb.njit(cache=True, fastmath=True)
 def hidden_out(h, W2, b2, y) -> None:
     """From the pre-activations in ``h``: the hidden sigmoids (into ``h``) and the five raw
-    sigmoid outputs into ``y``, in one pass over the rows of W2 ([hidden, 5])."""
+    sigmoid outputs into ``y``.  ``W2`` [hidden, 5] of any layout; the :class:`Weights`
+    keep it column-major, which makes the five dot products contiguous (vectorised)."""
     nh = W2.shape[0]
-    a0 = np.float32(b2[0])
-    a1 = np.float32(b2[1])
-    a2 = np.float32(b2[2])
-    a3 = np.float32(b2[3])
-    a4 = np.float32(b2[4])
     for k in range(nh):
-        hk = sigmoid(h[k])
-        h[k] = hk
-        a0 += hk * W2[k, 0]
-        a1 += hk * W2[k, 1]
-        a2 += hk * W2[k, 2]
-        a3 += hk * W2[k, 3]
-        a4 += hk * W2[k, 4]
-    y[0] = sigmoid(a0)
-    y[1] = sigmoid(a1)
-    y[2] = sigmoid(a2)
-    y[3] = sigmoid(a3)
-    y[4] = sigmoid(a4)
+        h[k] = sigmoid(h[k])
+    for o in range(5):
+        a = np.float32(b2[o])
+        for k in range(nh):
+            a += h[k] * W2[k, o]
+        y[o] = sigmoid(a)
 
 
 @nb.njit(cache=True, fastmath=True)
