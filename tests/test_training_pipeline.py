@@ -254,12 +254,12 @@ def test_label_parts_follow_their_rows(shipped, tmp_path):
 
     boards = selfplay_games(shipped, 0, 3, seed=9)["boards"][:150]
     calls = []
-    assert label_chunks(boards[:100], shipped, tmp_path, ply=0, chunk=50, progress=lambda k, r, n: calls.append(k)) == 2
-    assert label_chunks(boards, shipped, tmp_path, ply=0, chunk=50, progress=lambda k, r, n: calls.append(k)) == 3
+    assert label_chunks(boards[:100], shipped, tmp_path, ply=0, chunk=50, progress=lambda k, r, n, s: calls.append(k)) == 2
+    assert label_chunks(boards, shipped, tmp_path, ply=0, chunk=50, progress=lambda k, r, n, s: calls.append(k)) == 3
     assert calls == [0, 1, 2]
     changed = boards.copy()
     changed[60] = boards[0]
-    assert label_chunks(changed, shipped, tmp_path, ply=0, chunk=50, progress=lambda k, r, n: calls.append(k)) == 3
+    assert label_chunks(changed, shipped, tmp_path, ply=0, chunk=50, progress=lambda k, r, n, s: calls.append(k)) == 3
     assert calls == [0, 1, 2, 1]
     t = np.concatenate([load_npz(tmp_path / f"part-{k:05d}.npz")["targets"] for k in range(3)])
     assert np.allclose(t, label_boards(changed, shipped, ply=0))
@@ -405,6 +405,12 @@ def test_labelling_in_parallel_writes_the_same_parts(full_run, tmp_path):
         assert pl.run_deepen(run, pl.DeepenConfig(ply=1, count=30, chunk=8), **kw) is not None
         runs[how] = run
     assert len(parts(runs["one"], "labels")) == 5 and len(parts(runs["one"], "deep")) == 4
+    import csv
+
+    with open(runs["two"] / "label.log.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 5 and all(float(r["seconds"]) > 0 for r in rows)  # each part's own time
+    assert all(float(r["positions_per_s"]) < 1e6 for r in rows)
     for sub in ("labels", "deep"):
         assert same(parts(runs["one"], sub), parts(runs["two"], sub))
     distributed = pytest.importorskip("distributed")

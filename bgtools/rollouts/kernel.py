@@ -34,7 +34,7 @@ import numpy as np
 
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
-from bgtools.core.movegen import generate
+from bgtools.core.movegen import generate_boards
 from bgtools.engine.chooser import choose, new_chooser_buffers, set_siblings, sibling_value, static_value, swap_into
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.met import mwc_after
@@ -122,7 +122,7 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     """0-ply play of the mover ``side`` with the most cubeful value at the score; as
     :func:`~bgtools.engine.chooser.choose0` otherwise (index, or -1; ``bp`` the outputs)."""
     mb = buf.mine
-    n = generate(b, d1, d2, mb)
+    n = generate_boards(b, d1, d2, mb)  # only the boards are read
     if n == 0:
         swap_into(b, buf.sw)
         static_value(buf.sw, ch, buf.ev, bp)

@@ -15,6 +15,7 @@ look and a deeper one disagree most), and :func:`select_rows` picks the rows a d
 from __future__ import annotations
 
 import hashlib
+import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -82,23 +83,24 @@ def _part_matches(path: Path, boards: np.ndarray) -> bool:
         return False
 
 
-def _label_part(task: tuple) -> np.ndarray:
-    """A worker's part: ``label_boards(rows, weights, ply)``."""
+def _label_part(task: tuple) -> tuple[np.ndarray, float]:
+    """A worker's part: ``label_boards(rows, weights, ply)`` and the seconds it took."""
     rows, weights, ply = task
-    return label_boards(rows, weights, ply)
+    t0 = time.perf_counter()
+    return label_boards(rows, weights, ply), time.perf_counter() - t0
 
 
 def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: int = 1, chunk: int = 5000,
                  max_chunks: Optional[int] = None,
-                 progress: Optional[Callable[[int, int, int], None]] = None,
+                 progress: Optional[Callable[[int, int, int, float], None]] = None,
                  jobs: int = 1, dask: Any = None) -> int:
     """Label ``boards`` into ``folder/part-NNNNN.npz`` (``targets``, ``index`` of the first row,
     ``boards_sha256`` of the rows labelled).
 
     A part already there is kept when it was made from the same rows (resume; also when the
     data set grew: only new or changed chunks are labelled), else labelled again.  At most
-    ``max_chunks`` parts are (re)labelled (None: all).  ``progress(k, rows, n_parts)`` is called
-    after each.  Returns the number of parts that match ``boards``; the labelling is done when
+    ``max_chunks`` parts are (re)labelled (None: all).  ``progress(k, rows, n_parts, seconds)``
+    is called after each (``seconds``: the part's own labelling time, wherever it ran).  Returns the number of parts that match ``boards``; the labelling is done when
     it equals ``ceil(n / chunk)``.  The parts are labelled ``jobs`` at a time in local worker
     processes, or one task per part on the Dask scheduler ``dask``
     (:func:`bgtools.base.parallel.ordered_map`); each part file is written here, in order, and
@@ -115,12 +117,12 @@ def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: 
             todo.append(k)
     tasks = ((boards[k * chunk:(k + 1) * chunk], weights, ply) for k in todo)
     with closing(ordered_map(_label_part, tasks, jobs=min(jobs, max(1, len(todo))), dask=dask)) as results:
-        for k, t in zip(todo, results):
+        for k, (t, seconds) in zip(todo, results):
             lo = k * chunk
             rows = boards[lo:lo + chunk]
             save_npz(part_path(folder, k), targets=t, index=np.array([lo], np.int64),
                      boards_sha256=np.array(array_tag(rows)))
             good += 1
             if progress is not None:
-                progress(k, t.shape[0], n_parts)
+                progress(k, t.shape[0], n_parts, seconds)
     return good

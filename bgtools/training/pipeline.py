@@ -190,15 +190,13 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
                    games=int(data["game"].max()) + 1, weights=key["weights"], boards_sha256=array_tag(data["boards"]))
 
 
-def _part_logger(run: Path, stage: str, echo: Echo, digits: int) -> Callable[[int, int, int], None]:
-    """The progress callback of a labelling stage: a log row and a line per finished part."""
-    clock = [time.perf_counter()]
+def _part_logger(run: Path, stage: str, echo: Echo, digits: int) -> Callable[[int, int, int, float], None]:
+    """The progress callback of a labelling stage: a log row and a line per finished part
+    (its seconds are the part's own, also when workers label several at once)."""
 
-    def progress(k: int, rows: int, n: int) -> None:
-        dt = time.perf_counter() - clock[0]
-        clock[0] = time.perf_counter()
-        append_log(run / f"{stage}.log.csv", {"part": k, "rows": rows, "of_parts": n, "seconds": round(dt, 2),
-                                              "positions_per_s": round(rows / max(dt, 1e-9), digits)})
+    def progress(k: int, rows: int, n: int, seconds: float) -> None:
+        append_log(run / f"{stage}.log.csv", {"part": k, "rows": rows, "of_parts": n, "seconds": round(seconds, 3),
+                                              "positions_per_s": round(rows / max(seconds, 1e-9), digits)})
         _say(echo, f"{stage} part {k + 1}/{n}")
 
     return progress
