@@ -30,7 +30,7 @@ from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set
 from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "GNUBG_ROLLS",
+           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "exact_value", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
 #: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
@@ -91,31 +91,40 @@ def swap_into(src, dst) -> None:
 
 
 @nb.njit(cache=True, inline="always")
-def static_value(board, ch, ev, out) -> None:
-    """0-ply outputs for ``board[1]`` on roll into ``out``: exact when the game is over,
-    from the bear-off databases where they apply (``ch.bearoff``), else the net."""
+def exact_value(board, ch, out) -> bool:
+    """The outputs for ``board[1]`` on roll into ``out`` where they are known without the net:
+    a finished game, or (``ch.bearoff``) the bear-off databases; False elsewhere."""
     if game_over_probs(board, out):
-        return
+        return True
     if ch.bearoff:
         if _bo.in_two_sided(board):
             v = _bo.ts_lookup(ch.tables.ts, board)
             out[0] = v[0]
             for k in range(1, 5):
                 out[k] = 0.0
-            return
+            return True
         if _bo.in_one_sided(board[0]) and _bo.in_one_sided(board[1]):
             v = _bo.one_sided_probs(ch.tables.os_rolls, ch.tables.os_gammon, board)
             for k in range(5):
                 out[k] = v[k]
-            return
-    net_probs(board, ch.net, ev, out)
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def static_value(board, ch, ev, out) -> None:
+    """0-ply outputs for ``board[1]`` on roll into ``out``: exact when the game is over,
+    from the bear-off databases where they apply (``ch.bearoff``), else the net."""
+    if not exact_value(board, ch, out):
+        net_probs(board, ch.net, ev, out)
 
 
 @nb.njit(cache=True, inline="always")
 def set_siblings(board, ch, buf, n) -> None:
     """Before valuing ``n`` siblings (positions a roll leads to from ``board``, ``[1]`` to
-    roll there): make ``board`` their base when there are enough of them to pay for it."""
-    if n > 2 and not game_over_probs(board, buf.p):
+    roll there; a game not over): make ``board`` their base when there are enough of them
+    to pay for it."""
+    if n > 2:
         set_base(board, ch.net, buf.base)
     else:
         buf.base.cls[0] = -1
@@ -125,13 +134,8 @@ def set_siblings(board, ch, buf, n) -> None:
 def sibling_value(board, ch, buf, out) -> None:
     """:func:`static_value` of a sibling of the base set by :func:`set_siblings`: the net's
     first layer updated from the base's (:mod:`bgtools.engine.incremental`)."""
-    if game_over_probs(board, out):
-        return
-    if ch.bearoff:
-        if _bo.in_two_sided(board) or (_bo.in_one_sided(board[0]) and _bo.in_one_sided(board[1])):
-            static_value(board, ch, buf.ev, out)
-            return
-    net_probs_inc(board, ch.net, buf.ev, buf.base, out)
+    if not exact_value(board, ch, out):
+        net_probs_inc(board, ch.net, buf.ev, buf.base, out)
 
 
 @nb.njit(cache=True)

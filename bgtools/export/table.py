@@ -365,7 +365,7 @@ def empty_columns(cols: Sequence[Column]) -> dict:
 MatchesLike = Union[Match, str, os.PathLike, Iterable[Union[Match, str, os.PathLike]]]
 
 
-def _iter_matches(matches: MatchesLike) -> Iterator[Match]:
+def _iter_matches(matches: MatchesLike, keep_steps: bool = False) -> Iterator[Match]:
     from bgtools.formats.read import read_matches
 
     if isinstance(matches, Match):
@@ -377,7 +377,7 @@ def _iter_matches(matches: MatchesLike) -> Iterator[Match]:
         if isinstance(m, Match):
             yield m
         else:
-            yield from read_matches([m], keep_steps=True)
+            yield from read_matches([m], keep_steps=keep_steps)
 
 
 def to_dataframe(matches: MatchesLike, level: str = "moves", *, columns: Optional[Sequence[str]] = None,
@@ -391,7 +391,7 @@ def to_dataframe(matches: MatchesLike, level: str = "moves", *, columns: Optiona
     cols = columns_for(level, columns)
     build = ROW_BUILDERS[level]
     data = empty_columns(cols)
-    for i, m in enumerate(_iter_matches(matches), 1):
+    for i, m in enumerate(_iter_matches(matches, keep_steps=level == "moves"), 1):  # only moves walk the games
         build(m, i, data, keep_bad_games)
     return frame(data, cols)
 
