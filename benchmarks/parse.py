@@ -1,6 +1,6 @@
 """Match-file parsing + replay speed over the shared corpora, against gnubg's `import mat`.
 
-    PYTHONPATH=. python benchmarks/parse.py [--baseline DIR] [--repeat N] [--jobs N] [FOLDER ...]
+    PYTHONPATH=. python benchmarks/parse.py [--baseline DIR] [--repeat N] [--jobs N] [--rounds N] [FOLDER ...]
 
 Reads every .mat/.txt file (default: ../shared/realmatches and ../shared/selfplay, else
 tests/data/matches), parses and replays it with bgtools (legal-move check of every play),
@@ -16,8 +16,10 @@ and the same with each Lark lexer ("contextual", "basic") and, when it is import
 lark-cython's plugin.  ``--jobs N`` (default 2): the wall time of reading the same files
 through the library's parallel path with N worker processes already started (see
 :func:`bench_jobs`; run it without ``taskset`` so that the workers get a core each).
-``--baseline DIR``: the same figures (total and split) for another bgtools tree (e.g.
-``git archive HEAD`` unpacked there), in a subprocess, in the same run.
+``--baseline DIR``: the same figures (total, split and ``--jobs``) for another bgtools tree
+(e.g. ``git archive HEAD`` unpacked there), in a subprocess, in the same run.  ``--rounds N``:
+all of it (this tree, ``--jobs``, the baseline, gnubg) N times in turn, the best of each kept,
+so that the changing load of a shared machine falls on every figure alike.
 When gnubg is installed (``gnubg`` on PATH or /usr/games), times gnubg 1.07 importing the
 same files in one process (its own clock around the import loop) and as a whole process.
 All times are CPU seconds of the process doing the work (``time.process_time``; for the
@@ -102,38 +104,43 @@ def bench_bgtools(files, repeat=5):
     return moves, total, split
 
 
-def _read_task(path) -> int:
+def _read_task(path) -> tuple[int, float]:
     """What ``bgtools check`` does with a file in a worker: read and replay it, hand back a
-    small result (here the number of rolls), not the Match."""
-    return sum(1 for g in read_match(path).games for a in g.actions if isinstance(a, Roll))
+    small result (here the number of rolls, and the worker's CPU seconds for it), not the Match."""
+    t = time.process_time()
+    n = sum(1 for g in read_match(path).games for a in g.actions if isinstance(a, Roll))
+    return n, time.process_time() - t
 
 
-def bench_jobs(files, jobs=2, repeat=5) -> float:
+def bench_jobs(files, jobs=2, repeat=5) -> dict:
     """Wall seconds (best of ``repeat``) to read and replay ``files`` through the library's
     parallel path (:func:`bgtools.base.parallel.ordered_map`, ``jobs`` forked workers), the
     workers already started: the clock starts when the first file is handed to the pool,
-    after a warm-up task and a pause that let every worker come up, and stops when the last
-    result is back."""
+    after a warm-up task per worker and a pause that let every worker come up, and stops
+    when the last result is back.  Also the CPU seconds the tasks took in the workers (all together) and
+    this process took meanwhile, each the least of the runs: wall time above a ``jobs``-th of
+    those is time the workers waited for a core (another load on a shared machine).
+    ``{"wall", "tasks_cpu", "parent_cpu"}``."""
     import threading
 
     from bgtools.base.parallel import ordered_map
 
-    best = None
+    best: dict = {}
     for _ in range(repeat):
-        t0 = [0.0]
+        t0 = [0.0, 0.0]
         ready = threading.Event()
 
         def items():
-            yield files[0]  # warm-up: forks the workers (all at once with fork), reads one file
+            for _ in range(jobs):  # warm-up: forks the workers (all at once with fork), a file each
+                yield files[0]
             ready.wait(0.5)
-            t0[0] = time.perf_counter()
+            t0[0], t0[1] = time.perf_counter(), time.process_time()
             yield from files
 
-        out = ordered_map(_read_task, items(), jobs=jobs, in_flight=4 * jobs)
-        n = sum(out)
-        dt = time.perf_counter() - t0[0]
-        assert n > 0
-        best = dt if best is None else min(best, dt)
+        out = list(ordered_map(_read_task, items(), jobs=jobs, in_flight=4 * jobs))
+        dt, parent = time.perf_counter() - t0[0], time.process_time() - t0[1]
+        assert sum(n for n, _ in out) > 0
+        _keep_best(best, {"wall": dt, "tasks_cpu": sum(c for _, c in out[jobs:]), "parent_cpu": parent})
     return best
 
 
@@ -153,27 +160,38 @@ def bench_lexers(files, repeat=5):
         for cy in (False, True):
             if cy and lark_cython is None:
                 continue
-            kw = dict(parser="lalr", lexer=lexer, start=["file", "line"], transformer=MatCells(),
+            cells = MatCells()
+            kw = dict(parser="lalr", lexer=lexer, start=["file", "line"], transformer=cells,
                       maybe_placeholders=False)
             if cy:
                 kw["_plugins"] = lark_cython.plugins
-            p = lark.Lark(grammar_text(), **kw)
+            p = cells.parser = lark.Lark(grammar_text(), **kw)
             out[f"{lexer}{' + lark-cython' if cy else ''}"] = _best(lambda: [parse_lines(x, p) for x in lines], repeat)
     return out
 
 
-def bench_baseline(folder: str, folders, nfiles: int, repeat: int) -> tuple[float, dict]:
-    """(total, split) of :func:`bench_bgtools` run the same way on another bgtools tree (this
-    file run there with ``BGTOOLS_BENCH_TREE``), in a subprocess of this run."""
-    r = subprocess.run([sys.executable, __file__, "--json", "--repeat", str(repeat), *map(str, folders)],
-                       capture_output=True, text=True, timeout=900, cwd=folder,
+def bench_baseline(folder: str, folders, nfiles: int, repeat: int, jobs: int) -> dict:
+    """The figures of :func:`bench_bgtools` (and of :func:`bench_jobs` with ``jobs`` > 1) run
+    the same way on another bgtools tree (this file run there with ``BGTOOLS_BENCH_TREE``),
+    in a subprocess of this run: ``{"total", "split", "jobs"}``."""
+    r = subprocess.run([sys.executable, __file__, "--json", "--repeat", str(repeat), "--jobs", str(jobs),
+                        *map(str, folders)], capture_output=True, text=True, timeout=900, cwd=folder,
                        env=dict(os.environ, BGTOOLS_BENCH_TREE=folder))
     if r.returncode:
         raise SystemExit(f"baseline run failed:\n{r.stderr}")
     d = json.loads(r.stdout.strip().splitlines()[-1])
     if d["files"] != nfiles:
         raise SystemExit(f"baseline run read {d['files']} files, not {nfiles}")
-    return d["total"], d["split"]
+    return d
+
+
+def _keep_best(best: dict, new: dict) -> None:
+    """Fold ``new`` figures (seconds, or dicts of them) into ``best``: the least of each."""
+    for k, v in new.items():
+        if isinstance(v, dict):
+            _keep_best(best.setdefault(k, {}), v)
+        elif v is not None:
+            best[k] = v if best.get(k) is None else min(best[k], v)
 
 
 GNUBG_SCRIPT = """
@@ -207,6 +225,9 @@ def main(argv):
     ap.add_argument("folders", nargs="*")
     ap.add_argument("--baseline", help="another bgtools tree to time in the same run")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="time everything (this tree, --jobs, the baseline, gnubg) this many times in turn and "
+                         "keep the best of each figure, so that a shared machine's changing load falls on all alike")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes for the parallel figure (1: skip it)")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # used by --baseline
     ap.add_argument("--no-binary", action="store_true", help="skip the eXtreme Gammon and BGBlitz readers")
@@ -215,38 +236,61 @@ def main(argv):
                                            ROOT.parent / "shared" / "selfplay") if p.exists()] \
         or [ROOT / "tests" / "data" / "matches"]
     files = files_in(folders)
-    moves, dt, split = bench_bgtools(files, args.repeat)
     if args.json:  # for --baseline: the figures of this tree only
-        print(json.dumps({"files": len(files), "moves": moves, "total": dt, "split": split}))
+        moves, dt, split = bench_bgtools(files, args.repeat)
+        w = bench_jobs(files, args.jobs, args.repeat)["wall"] if args.jobs > 1 else None
+        print(json.dumps({"files": len(files), "moves": moves, "total": dt, "split": split, "jobs": w}))
         return
+    best: dict = {}
+    moves = 0
+    for _ in range(max(1, args.rounds)):
+        moves, dt, split = bench_bgtools(files, args.repeat)
+        _keep_best(best, {"total": dt, "split": split})
+        if args.jobs > 1:
+            _keep_best(best, {"jobs": bench_jobs(files, args.jobs, args.repeat)})
+        if args.baseline:
+            _keep_best(best, {"baseline": bench_baseline(args.baseline, folders, len(files), args.repeat, args.jobs)})
+        g = bench_gnubg(files)
+        if g is not None:
+            _keep_best(best, {"gnubg": {"inproc": g[0], "whole": g[1]}})
+    dt = best["total"]
+    rounds = f", best of {args.rounds} rounds" if args.rounds > 1 else ""
     print(f"files: {len(files)}, rolls parsed and replayed: {moves}")
-    print(f"bgtools: {dt:.3f} s  ->  {moves / dt:,.0f} moves/s  ({len(files) / dt:,.1f} files/s)")
-    print("  split (best of each part alone): " + ", ".join(
-        f"{k} {v:.3f} s" for k, v in split.items()))
+    print(f"bgtools: {dt:.3f} s  ->  {moves / dt:,.0f} moves/s  ({len(files) / dt:,.1f} files/s{rounds})")
+    print("  split (best of each part alone): " + ", ".join(f"{k} {v:.3f} s" for k, v in best["split"].items()))
     for name, s in bench_lexers(files, args.repeat).items():
         print(f"  Lark parse with the {name} lexer: {s:.3f} s")
     if args.jobs > 1:
-        w = bench_jobs(files, args.jobs, args.repeat)
+        w = best["jobs"]["wall"]
         print(f"bgtools --jobs {args.jobs} (library's parallel path, workers started, wall time): {w:.3f} s  ->  "
               f"{moves / w:,.0f} moves/s")
+        print(f"  CPU in the workers' tasks {best['jobs']['tasks_cpu']:.3f} s (a {args.jobs}-th: "
+              f"{best['jobs']['tasks_cpu'] / args.jobs:.3f} s), in this process meanwhile "
+              f"{best['jobs']['parent_cpu']:.3f} s")
     if args.baseline:
-        b, bsplit = bench_baseline(args.baseline, folders, len(files), args.repeat)
+        base = best["baseline"]
+        b = base["total"]
         print(f"baseline {args.baseline}: {b:.3f} s  ->  {moves / b:,.0f} moves/s (this tree: {b / dt:.2f}x as fast)")
-        print("  split (best of each part alone): " + ", ".join(f"{k} {v:.3f} s" for k, v in bsplit.items()))
+        print("  split (best of each part alone): " + ", ".join(f"{k} {v:.3f} s" for k, v in base["split"].items()))
+        if base.get("jobs"):
+            bw = base["jobs"]
+            print(f"  baseline --jobs {args.jobs}: {bw:.3f} s  ->  {moves / bw:,.0f} moves/s "
+                  f"(this tree: {bw / best['jobs']['wall']:.2f}x as fast)")
     if not args.no_binary:  # gnubg reads neither format: records per second of our readers
         sys.path.insert(0, str(Path(__file__).parent))
         import parse_binary
 
         print("binary formats (benchmarks/parse_binary.py):")
         parse_binary.main(["--repeat", str(max(1, args.repeat // 2))])
-    g = bench_gnubg(files)
-    if g is None:
+    if "gnubg" not in best:
         print("gnubg: not installed, no comparison")
         return
-    inproc, wall = g
+    inproc, wall = best["gnubg"]["inproc"], best["gnubg"]["whole"]
     print(f"gnubg import mat, in-process: {inproc:.3f} s -> {moves / inproc:,.0f} moves/s; "
           f"whole gnubg process (start-up included): {wall:.3f} s -> {moves / wall:,.0f} moves/s")
-    print(f"ratio bgtools/gnubg speed: {inproc / dt:.2f}x in-process, {wall / dt:.2f}x against the whole process")
+    print(f"ratio bgtools/gnubg speed: {inproc / dt:.2f}x in-process, {wall / dt:.2f}x against the whole process"
+          + (f"; --jobs {args.jobs}: {wall / best['jobs']['wall']:.2f}x against the whole process"
+             if args.jobs > 1 else ""))
 
 
 if __name__ == "__main__":

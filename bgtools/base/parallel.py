@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import gc
 import multiprocessing as mp
 import threading
 import warnings
@@ -123,11 +124,21 @@ def _reshow(res: tuple):
     return r
 
 
+def _start_worker(init, initargs: tuple) -> None:
+    """A pool worker's start: what it has from its parent (a forked copy) is moved out of the
+    garbage collector's sight (``gc.freeze``), so that the collector does not walk it again
+    and again (nor copy its memory pages, shared with the parent, by writing to them: a
+    worker forked from a large process read match files at half the speed); then ``init``."""
+    gc.freeze()
+    if init is not None:
+        init(*initargs)
+
+
 def _pool_map(fn, items, jobs: int, limit: int, init, initargs) -> Generator:
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, **pool_options(init, *initargs))
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, **pool_options(_start_worker, init, initargs))
     task = functools.partial(_captured, fn)
     finished = False
     try:

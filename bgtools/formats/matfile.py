@@ -28,7 +28,7 @@ from bgtools.formats.matgrammar import build_parser, grammar_text, mat_parser, p
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
-from bgtools.model.replay import apply_steps
+from bgtools.model.replay import apply_steps, gc_paused
 
 __all__ = ["parse_mat", "mat_from_lines", "write_mat", "format_mat", "grammar_text", "build_parser",
            "mat_parser", "mat_lines", "MatWriteError", "snowie_sides", "xg_set_pos"]
@@ -169,6 +169,7 @@ class _Reader:
         self.players: Optional[tuple[str, str]] = None
         self.games: list[Game] = []
         self.cur: Optional[dict] = None
+        self.beavers = False  # a beaver cell read
 
     def error(self, lineno: int, col: int, msg: str, move: int = 0) -> None:
         cur = self.cur
@@ -185,15 +186,9 @@ class _Reader:
         self.cur = None
 
     def line(self, kind: str, lineno: int, data) -> bool:
-        """Take one parsed line; False when reading must stop (a second match)."""
+        """Take one parsed line; False when reading must stop (a second match).  (The most
+        common line, two plays, is taken by :func:`mat_from_lines` itself.)"""
         cur = self.cur
-        if kind == "move_line" and cur is not None and not cur["edited"]:
-            num, _, cells = data
-            if len(cells) == 2 and cells[0][1] == "roll" and cells[1][1] == "roll":  # most lines: two plays
-                (c0, _, (d0, m0), _), (c1, _, (d1, m1), _) = cells
-                cur["actions"] += (Roll(0, _DICE[d0], None, "play", " ".join(m0), lineno, c0 + 1, num),
-                                   Roll(1, _DICE[d1], None, "play", " ".join(m1), lineno, c1 + 1, num))
-                return True
         if kind in ("comment", "tag", "set_pos"):
             if kind == "tag" and self.length is None:
                 self.tags[data[0]] = data[1]
@@ -227,6 +222,8 @@ class _Reader:
             a = _action(rule, val, player, lineno, col + 1, num)
             if a is None:
                 continue
+            if rule == "beaver":
+                self.beavers = True
             if cur["edited"] and type(a) is Roll:
                 # after a board edit that could not be read the board is unknown: the replay
                 # checks no more rolls
@@ -284,8 +281,7 @@ class _Reader:
         lower = {k.lower(): v.strip().lower() for k, v in tags.items()}
         crawford = lower.get("crawford", "on") != "off"
         jacoby = length == 0 and lower.get("jacoby", "off") == "on"
-        beavers = (length == 0 and lower.get("beaver", "off") == "on") or any(
-            isinstance(a, Beaver) for g in games for a in g.actions)
+        beavers = (length == 0 and lower.get("beaver", "off") == "on") or self.beavers
         return Match(self.players or ("", ""), length, tuple(games), crawford=crawford, jacoby=jacoby,
                      beavers=beavers, tags=tags, source=self.file, format="mat", file_errors=self.file_errors)
 
@@ -297,14 +293,30 @@ def parse_mat(text: str, file: str = "", strict: bool = False, parser=None) -> M
     Raises :class:`MatchFileError` when there is no match line at all.  ``parser``: a
     parser from :func:`build_parser` (default: the shipped grammar's, built once).
     """
-    return mat_from_lines(parse_lines(mat_lines(text), parser or mat_parser()), file, strict)
+    with gc_paused():
+        parsed = parse_lines(mat_lines(text), parser or mat_parser())
+        m = mat_from_lines(parsed, file, strict)
+        del parsed  # gone before the collector's next pass, which then walks only what is kept
+    return m
 
 
 def mat_from_lines(parsed, file: str = "", strict: bool = False) -> Match:
     """The unreplayed :class:`Match` of lines parsed by :func:`~bgtools.formats.matgrammar.parse_lines`."""
     r = _Reader(file, strict)
+    line = r.line
+    dice = _DICE
     for kind, lineno, data in parsed:
-        if not r.line(kind, lineno, data):
+        if kind == "move_line":  # most lines: two plays, taken here (what r.line would make of them)
+            cur = r.cur
+            if cur is not None and not cur["edited"]:
+                num, _, cells = data
+                if len(cells) == 2:
+                    (c0, k0, v0, _), (c1, k1, v1, _) = cells
+                    if k0 == "roll" and k1 == "roll":
+                        cur["actions"] += (Roll(0, dice[v0[0]], None, "play", " ".join(v0[1]), lineno, c0 + 1, num),
+                                           Roll(1, dice[v1[0]], None, "play", " ".join(v1[1]), lineno, c1 + 1, num))
+                        continue
+        if not line(kind, lineno, data):
             break
     return r.match()
 

@@ -21,8 +21,12 @@ with 0-based columns.  A cell is ``(column, rule, value, line)``: ``roll`` / ``r
 ``roll_unknown`` / ``roll_illegal`` with ``(dice_text, [moves])`` (for ``roll_illegal``
 the Snowie position inside the parentheses), ``double`` / ``beaver`` with the cube,
 ``take``, ``drop``, ``resign`` with None, ``win`` / ``loss`` with ``(points, and_the_match)``.
-Lines of plays only come as one MOVE_ROWS token (see mat.lark) and are handed over as the
-same ``move_line`` entries their tokens one by one would give.
+Runs of move lines (with their cube and result cells) and the result line after them come
+as one MOVE_ROWS token, a game line and its score line as one GAME_HEAD token, header tags
+as one TAGS token (see mat.lark); they are handed over as the same entries their lines
+token by token give (tests/test_matspeed_rows.py): the transformer splits them where the
+grammar's shapes say, and has Lark parse the cube and result cells inside move lines
+(:meth:`MatCells.cells_of`), so that a word added to the grammar is read there too.
 """
 
 from __future__ import annotations
@@ -57,7 +61,14 @@ class MatCells(lark.Transformer):
     """Inline transformer: each rule of mat.lark returns the tuple the reader consumes.
 
     Some tokens carry the white space after them (see the grammar), hence the ``rstrip``.
+    ``parser`` is the Lark parser this transformer is part of (set by :func:`build_parser`):
+    it parses the cube cells inside a MOVE_ROWS token (:meth:`cells_of`).
     """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parser: Optional[lark.Lark] = None
+        self.seen: dict[str, list[tuple]] = {}
 
     # ---- lines
     def file(self, c):
@@ -69,8 +80,14 @@ class MatCells(lark.Transformer):
             x = c[1]
             if type(x) is tuple:
                 acc.append(x)
-            elif x is not None:  # None: a blank line; else a MOVE_ROWS token
-                acc += self.move_rows(x)
+            elif x is not None:  # None: a blank line; else a MOVE_ROWS, GAME_HEAD or TAGS token
+                kind = x.type
+                if kind == "MOVE_ROWS":
+                    acc += self.move_rows(x)
+                elif kind == "GAME_HEAD":
+                    acc += self.game_head(x)
+                else:
+                    acc += self.tags(x)
         return acc
 
     def blank(self, _children):
@@ -106,16 +123,130 @@ class MatCells(lark.Transformer):
                                        [_play(x) if type(x) is not tuple else x for x in c[1:]]))
 
     def move_rows(self, t) -> list[tuple]:
-        # a MOVE_ROWS token: lines of "12) " and one or two rolls with their moves or "Cannot
-        # Move", each with its newline, blank lines and the next line's indentation (see
-        # mat.lark); the grammar has checked their shape, this splits them into move lines
+        # a MOVE_ROWS token: lines of "12) " and one or two cells (rolls with their moves or
+        # "Cannot Move", cube cells), each with its newline, blank lines and the next line's
+        # indentation, maybe a result line last (see mat.lark); the grammar has checked their
+        # shape, this splits them into lines as their tokens one by one would give
         out = []
         line = t.line
         col = t.column - 1
+        row = self.row
         for k, seg in enumerate(t.value.split("\n")):
             text = seg.lstrip() if k else seg
             if text:
-                out.append(_row(text, col if not k else len(seg) - len(text), line + k))
+                at = col if not k else len(seg) - len(text)
+                if text[0].isdigit():
+                    out.append(row(text, at, line + k))
+                else:  # the result line
+                    out.append(("cell_line", line + k, [(at + c, rule, val, line + k)
+                                                        for c, rule, val in self.cells_of(text)]))
+        return out
+
+    def row(self, v: str, col: int, line: int) -> tuple:
+        """The ``move_line`` of one line of a MOVE_ROWS token (``v`` from its move number on,
+        ``col`` where that starts).  A colon is the end of a roll ("31:"): nothing else in such
+        a line has one."""
+        i = v.index(")")
+        c1 = v.find(":", i)
+        if c1 < 0 or not v[i + 1:c1 - 2].isspace() and c1 - 2 != i + 1:
+            return ("move_line", line, (int(v[:i]), col + i + 1, self.row_cells(v, col, line)))
+        c2 = v.find(":", c1 + 1)
+        m1 = v[c1 + 1:c2 - 2 if c2 >= 0 else len(v)].split()
+        if m1 and "/" not in m1[-1]:  # more than moves after the roll
+            return ("move_line", line, (int(v[:i]), col + i + 1, self.row_cells(v, col, line)))
+        cells = [(col + c1 - 2, "roll", (v[c1 - 2:c1 + 1], m1), line)]
+        if c2 >= 0:
+            m2 = v[c2 + 1:].split()
+            if m2 and "/" not in m2[-1]:
+                return ("move_line", line, (int(v[:i]), col + i + 1, self.row_cells(v, col, line)))
+            cells.append((col + c2 - 2, "roll", (v[c2 - 2:c2 + 1], m2), line))
+        return ("move_line", line, (int(v[:i]), col + i + 1, cells))
+
+    def row_cells(self, v: str, col: int, line: int) -> list[tuple]:
+        """The cells of a MOVE_ROWS line with more than rolls and moves in it: it is split at
+        the rolls (each roll's moves are the words with a "/" after it); what else a cell
+        holds ("Cannot Move" or "???" after a roll, a cube or result cell) is parsed by Lark
+        (:meth:`cells_of`)."""
+        cells: list[tuple] = []
+        pos = v.index(")") + 1
+        words = v[pos:].split()
+        w, n = 0, len(words)
+        while w < n:
+            word = words[w]
+            if word[-1] == ":":  # a roll, its moves, then maybe "Cannot Move" and a cube cell
+                at = v.index(word, pos)
+                pos = at + len(word)
+                m = w + 1
+                while m < n and "/" in words[m]:
+                    m += 1
+                r = m
+                while r < n and words[r][-1] != ":":
+                    r += 1
+                if r == m:
+                    cells.append((col + at, "roll", (word, words[w + 1:m]), line))
+                    w = r
+                    continue
+                start = v.index(words[m], pos)
+                end = v.index(words[r], start) if r < n else len(v)
+                rest = self.cells_of("11: " + v[start:end].rstrip())  # a stand-in roll before the rest
+                kind, (_, more) = rest[0][1], rest[0][2]  # "roll", or "roll_cannot" / "roll_unknown" (no moves)
+                cells.append((col + at, kind, (word, words[w + 1:m] if kind == "roll" else more), line))
+                cells += [(col + start + c - 4, rule, val, line) for c, rule, val in rest[1:]]
+            else:  # cube cells before the first roll
+                start = v.index(word, pos)
+                r = w
+                while r < n and words[r][-1] != ":":
+                    r += 1
+                end = v.index(words[r], start) if r < n else len(v)
+                cells += [(col + start + c, rule, val, line) for c, rule, val in self.cells_of(v[start:end].rstrip())]
+            pos = end
+            w = r
+        return cells
+
+    def cells_of(self, text: str) -> list[tuple]:
+        """``(column, rule, value)`` of the cells of ``text`` parsed by Lark as a ``cell_line``
+        (of the grammar this transformer's parser was built from; kept per text: cube cells
+        repeat)."""
+        got = self.seen.get(text)
+        if got is None:
+            parsed = self.parser.parse(text, start="line")
+            if type(parsed) is not tuple or parsed[0] != "cell_line":  # pragma: no cover - a grammar slip
+                raise ValueError(f"mat.lark: MOVE_ROWS holds {text!r}, which is not a cell line")
+            got = [(c[0], c[1], c[2]) for c in parsed[2]]
+            if len(self.seen) > 4096:
+                self.seen.clear()
+            self.seen[text] = got
+        return got
+
+    def game_head(self, t) -> list[tuple]:
+        # a GAME_HEAD token: the game line, its newline (blank lines), the score line and its
+        # newline; the score line holds two NAME_SCOREs, the first ending after the first
+        # colon, the score after it and the white space after that (see NAME_SCORE)
+        segs = t.value.split("\n")
+        game = segs[0]
+        k = 1
+        while not segs[k].strip():
+            k += 1
+        seg = segs[k]
+        text = seg.lstrip()
+        j = text.index(":") + 1
+        n = len(text)
+        while text[j] in " \t":
+            j += 1
+        while j < n and text[j] not in " \t":
+            j += 1
+        while j < n and text[j] in " \t":
+            j += 1
+        return [("game_line", t.line, int(game.split()[1])),
+                ("score_line", t.line + k, (text[:j].rstrip(), text[j:].rstrip(), len(seg) - len(text) + j))]
+
+    def tags(self, t) -> list[tuple]:
+        # a TAGS token: tag lines, each with its newline, blank lines and the next indentation
+        out = []
+        for k, seg in enumerate(t.value.split("\n")):
+            text = seg.strip()
+            if text:
+                out.append(self.tag([lark.Token("TAG", text, line=t.line + k)]))
         return out
 
     def move_line_trailer(self, c):
@@ -161,28 +292,6 @@ class MatCells(lark.Transformer):
 
     def loss(self, c):
         return (c[0].column - 1, "loss", _result(c), c[0].line)
-
-
-def _row(v: str, col: int, line: int) -> tuple:
-    """The ``move_line`` of one line of a MOVE_ROWS token (``v`` from its move number on,
-    ``col`` where that starts): the rolls and their columns (moves hold no colon, and
-    every move has a "/")."""
-    words = v.split()
-    no = words[0]
-    r = 2  # the second roll, if any: the next word with a colon
-    n = len(words)
-    while r < n and words[r][-1] != ":":
-        r += 1
-    at = v.index(words[1], len(no))
-    first = words[2:r]
-    cells = [(col + at, "roll_cannot", (words[1], []), line) if first and "/" not in first[-1]  # "Cannot Move"
-             else (col + at, "roll", (words[1], first), line)]
-    if r < n:
-        second = words[r + 1:]
-        at = v.index(words[r], at + 3)
-        cells.append((col + at, "roll_cannot", (words[r], []), line) if second and "/" not in second[-1]
-                     else (col + at, "roll", (words[r], second), line))
-    return ("move_line", line, (int(no[:-1]), col + len(no), cells))
 
 
 def _last_int(v: str) -> int:
@@ -234,20 +343,22 @@ def build_parser(grammar: Optional[str] = None, lexer: str = "contextual", cache
     """
     text = grammar_text() if grammar is None else grammar
     cache_fn = _cache_file(text, lexer) if cache else None
-    kw = dict(parser="lalr", lexer=lexer, start=["file", "line"], transformer=MatCells(),
-              maybe_placeholders=False)
+    cells = MatCells()
+    kw = dict(parser="lalr", lexer=lexer, start=["file", "line"], transformer=cells, maybe_placeholders=False)
     if cache_fn is None:
-        return lark.Lark(text, **kw)
-    if os.path.exists(cache_fn):
-        return lark.Lark(text, cache=cache_fn, **kw)  # a damaged file: Lark rebuilds and rewrites it
-    # Lark writes its cache file in place: write a private one and rename it, so that another
-    # process never loads a half-written file
-    tmp = f"{cache_fn}.{os.getpid()}.tmp"
-    parser = lark.Lark(text, cache=tmp, **kw)
-    try:
-        os.replace(tmp, cache_fn)
-    except OSError:
-        pass
+        parser = lark.Lark(text, **kw)
+    elif os.path.exists(cache_fn):
+        parser = lark.Lark(text, cache=cache_fn, **kw)  # a damaged file: Lark rebuilds and rewrites it
+    else:
+        # Lark writes its cache file in place: write a private one and rename it, so that
+        # another process never loads a half-written file
+        tmp = f"{cache_fn}.{os.getpid()}.tmp"
+        parser = lark.Lark(text, cache=tmp, **kw)
+        try:
+            os.replace(tmp, cache_fn)
+        except OSError:
+            pass
+    cells.parser = parser
     return parser
 
 
@@ -269,8 +380,11 @@ def _error(lines: list[str], e: UnexpectedInput) -> tuple[int, int, str]:
     if tok is None or tok.type in ("_NL", "$END"):
         want = sorted(getattr(e, "expected", ()) or ())
         return n, len(text.rstrip()), "the line ends too early" + (f" (expected {', '.join(want)})" if want else "")
-    # a coarse token (a whole move line, a cube cell) out of place: name its first word
+    # a coarse token (a whole move line, a cube cell) out of place: name its first word, as
+    # the line token by token would (MOVE_ROWS starts with the move number: "12)", "12)31:")
     word = str(tok).split()[0] if str(tok).strip() else str(tok)
+    if tok.type == "MOVE_ROWS":
+        word = word[:word.index(")") + 1]
     return n, max(tok.column - 1, 0), f"unexpected {word!r} here"
 
 

@@ -9,8 +9,10 @@ board, and the cube when it says so, as gnubg's "set board" does; whoever acts n
 
 from __future__ import annotations
 
+import gc
 import warnings
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Iterator, Optional, Sequence, TypeVar
 
@@ -27,11 +29,32 @@ from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, n
 
 M = TypeVar("M", bound=MatchRules)
 
-__all__ = ["MatchWarning", "Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags"]
+__all__ = ["MatchWarning", "Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags",
+           "gc_paused"]
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused inside (as it was again after).  Reading and
+    replaying a match makes many small objects and hardly any cycles, and the collector's
+    passes over them (and over all else the process holds) cost up to a tenth of the reading
+    time in one process and about a third in a pool worker forked from a large one.  What
+    garbage there is waits for the collector's next pass."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 #: what the fast path returns for a play when no Step is wanted (the board is in the kernel's array)
 _MOVED = object()
+
+#: the opening position (immutable: one for every game) and its array for the kernel
+_INITIAL = Position.initial()
+_INITIAL_ARRAY = _INITIAL.to_array()  # the kernel copies the board it is given
 
 
 class MatchWarning(BgtoolsError, UserWarning):
@@ -149,50 +172,71 @@ class _Replayer:
         """
         k = self._k
         if k is None:
-            at = [i for i, x in enumerate(self.g.actions) if type(x) is Roll]
-            meta, paths = pack_rolls([self.g.actions[i] for i in at])
-            k = self._k = [meta, paths, {i: j for j, i in enumerate(at)}, meta[:, 3].tolist(), 0, 0,
-                           *new_results(len(at)), None]
+            k = self._pack()
         j = k[2][idx]
-        start, stop = k[4], k[5]
-        if not start <= j < stop:
-            kind = k[3][j]
-            if kind == PYTHON:
+        if j < 0:  # (not a Roll itself: left to Python)
+            return None
+        start = k[4]
+        if not start <= j < k[5]:
+            if k[3][j] == PYTHON:
                 return None
-            board = (pos or self.pos_for(a.player)).to_array()
-            res, after = k[6], k[7]
-            stop = resolve_rolls(board, k[0], k[1], j, res, after)
-            k[4:6] = [j, stop]
-            k[8] = res[j:stop].tolist()
-            start = j
-            if stop == j:
+            start = self._run_kernel(k, j, pos or self.pos_for(a.player))
+            if start < 0:
                 return None
         row = k[8][j - start]
-        code, n = row[0], row[1]
-        if code == PLAY:
+        if row[0] == PLAY:
             steps = play_steps(row)
             new = Roll(a.player, a.dice, steps, "play", a.text, a.line, a.column, a.move_no, a.analysis)
-            after = k[7]
             if not self.want:
-                self._pos, self._row, self.persp = None, (after, j), 1 - a.player
-                self._over = j == stop - 1 and not after[j, 1].any()
-                return new, _MOVED, n
-            pos = pos or self.pos_for(a.player)
-            opp_after, opp_before = tuple(after[j, 0].tolist()), pos.opponent
-            hits: tuple[int, ...] = ()
-            if opp_after[24] != opp_before[24]:
-                hits = tuple(sorted({24 - q for q in range(24) if opp_before[q] == 1 and opp_after[q] == 0},
-                                    reverse=True))
-            d = a.dice if a.dice[0] >= a.dice[1] else (a.dice[1], a.dice[0])
-            return new, Play(d, steps, hits, Position._trusted(tuple(after[j, 1].tolist()), opp_after)), n
-        kind = k[3][j]
-        if code == DANCE:
+                self._pos = None
+                self._row = (k[7], j)
+                self.persp = 1 - a.player
+                self._over = j == k[5] - 1 and not any(k[7][j, 1].tolist())  # borne off
+                return new, _MOVED, row[1]
+            return new, self._play(a, steps, pos or self.pos_for(a.player), k[7][j]), row[1]
+        # settled without a play: a dance, a roll only, an unknown move
+        kind, n = k[3][j], row[1]
+        if row[0] == DANCE:
             return Roll(a.player, a.dice, (), "dance", a.text, a.line, a.column, a.move_no, a.analysis), None, n
         if kind == ROLLED:
             return a, None, n
-        if kind == UNKNOWN:
+        if kind == UNKNOWN:  # (called from here, as from _settle: the warning's stack level is the same)
             return self._unknown(a, pos or self.pos_for(a.player), n)[0], None, n
         return replace(a, steps=None, status="rolled"), None, n
+
+    def _pack(self) -> list:
+        """The game's rolls packed for the kernel: [meta, paths, roll index of each action
+        index, kind of each roll, first and end roll of the kernel's last run, res, after,
+        that run's result rows]."""
+        acts = self.g.actions
+        at = [i for i, x in enumerate(acts) if type(x) is Roll]
+        meta, paths = pack_rolls([acts[i] for i in at])
+        where = [-1] * len(acts)
+        for j, i in enumerate(at):
+            where[i] = j
+        k = self._k = [meta, paths, where, meta[:, 3].tolist(), 0, 0, *new_results(len(at)), None]
+        return k
+
+    def _run_kernel(self, k: list, j: int, pos: Position) -> int:
+        """Run the kernel from roll ``j`` on the board ``pos``; ``j`` (the first roll of the
+        run), or -1 when it settles nothing."""
+        board = _INITIAL_ARRAY if pos is _INITIAL else pos.to_array()
+        res = k[6]
+        stop = resolve_rolls(board, k[0], k[1], j, res, k[7])
+        k[4:6] = [j, stop]
+        k[8] = res[j:stop].tolist()
+        return j if stop > j else -1
+
+    @staticmethod
+    def _play(a: Roll, steps: tuple, pos: Position, after) -> Play:
+        """The movegen Play of a roll the kernel settled (``after``: its row of the board after)."""
+        opp_after, opp_before = tuple(after[0].tolist()), pos.opponent
+        hits: tuple[int, ...] = ()
+        if opp_after[24] != opp_before[24]:
+            hits = tuple(sorted({24 - q for q in range(24) if opp_before[q] == 1 and opp_after[q] == 0},
+                                reverse=True))
+        d = a.dice if a.dice[0] >= a.dice[1] else (a.dice[1], a.dice[0])
+        return Play(d, steps, hits, Position._trusted(tuple(after[1].tolist()), opp_after))
 
     @property
     def pos(self) -> Position:
@@ -231,7 +275,7 @@ class _Replayer:
 
     def run(self) -> tuple[tuple[Action, ...], Optional[Result], list[MatchProblem], list[Step]]:
         g = self.g
-        self.pos = Position.initial()
+        self.pos = _INITIAL
         self.persp = 0
         self.cube = 1
         self.owner = -1
@@ -504,8 +548,10 @@ def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: 
     :func:`check_game`."""
     flags = crawford_flags(match.length, [g.score for g in match.games], match.crawford)
     games = []
-    for gi, (g, c) in enumerate(zip(match.games, flags)):
-        games.append(check_game(match, replace(g, crawford=c), file, strict, keep_steps=keep_steps, game_index=gi))
+    with gc_paused():
+        for gi, (g, c) in enumerate(zip(match.games, flags)):
+            games.append(check_game(match, g if g.crawford == c else replace(g, crawford=c), file, strict,
+                                    keep_steps=keep_steps, game_index=gi))
     return replace(match, games=tuple(games))  # type: ignore[type-var]  # a dataclass (Match) in practice
 
 

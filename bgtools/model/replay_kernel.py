@@ -18,6 +18,7 @@ exist, none made).
 
 from __future__ import annotations
 
+from array import array
 from functools import lru_cache
 from typing import Optional, Sequence
 
@@ -184,38 +185,73 @@ def _token_info(token: str) -> Optional[tuple[int, int, int, int, int]]:
 def pack_rolls(rolls: Sequence) -> tuple[np.ndarray, np.ndarray]:
     """``meta`` int64[k, 7] (player, d1, d2, kind, paths, starred, landings) and ``paths``
     int64[k, MAX_PATHS, 3] of the rolls, dice larger first; ``starred`` and ``landings`` are
-    the bit masks of a written move's ``*`` points and landing points (see :func:`_by_hits`)."""
-    rows: list[tuple] = []
+    the bit masks of a written move's ``*`` points and landing points (see :func:`_by_hits`).
+
+    Both are built from bytes kept per written text and per (player, dice): most rolls cost
+    two look-ups (the arrays are what ``np.array`` of the rows would give)."""
+    metas: list[bytes] = []
     blobs: list[bytes] = []
+    head, texts = _HEAD, _TEXTS
     for a in rolls:
-        d1, d2 = a.dice
-        if d1 < d2:
-            d1, d2 = d2, d1
+        try:
+            h = head.get((a.player, a.dice))
+        except TypeError:  # dice not as a tuple
+            h = None
+        if h is None:
+            h = _head(a.player, a.dice)
         if a.steps is None and a.status == "play":
-            kind, n, blob, starred, landings = _text_paths(a.text)
+            got = texts.get(a.text)
+            tail, blob = got if got is not None else _text_paths(a.text)
         else:
-            kind, n, blob, starred, landings = _other_paths(a)
-        rows.append((a.player, d1, d2, kind, n, starred, landings))
+            tail, blob = _other_paths(a)
+        metas.append(h)
+        metas.append(tail)
         blobs.append(blob)
-    k = len(rows)
-    meta = np.array(rows, np.int64).reshape(k, 7)
+    k = len(blobs)
+    meta = np.frombuffer(bytearray(b"".join(metas)), np.int64).reshape(k, 7)
     paths = np.frombuffer(bytearray(b"".join(blobs)), np.int64).reshape(k, MAX_PATHS, 3)
     return meta, paths
 
 
-def _packed(kind: int, hops, starred: int = 0, landings: int = 0) -> tuple[int, int, bytes, int, int]:
+#: the first three ``meta`` columns (player, larger die, smaller die) as bytes, by (player, dice)
+_HEAD: dict[tuple, bytes] = {}
+
+
+def _head(player: int, dice: tuple[int, int]) -> bytes:
+    d1, d2 = dice
+    if d1 < d2:
+        d1, d2 = d2, d1
+    h = array("q", [player, d1, d2]).tobytes()
+    if type(dice) is tuple and type(player) is int and type(d1) is int and type(d2) is int and len(_HEAD) < 1 << 10:
+        _HEAD[(player, dice)] = h
+    return h
+
+
+def _packed(kind: int, hops, starred: int = 0, landings: int = 0) -> tuple[bytes, bytes]:
+    """(the last four ``meta`` columns: kind, number of paths, starred, landings; the paths
+    padded to MAX_PATHS), as bytes."""
     flat = [x for h in hops for x in h[:3]]
     flat += [0] * (3 * MAX_PATHS - len(flat))
-    return kind, len(hops), np.array(flat, np.int64).tobytes(), starred, landings
+    return array("q", [kind, len(hops), starred, landings]).tobytes(), array("q", flat).tobytes()
 
 
 _NONE = _packed(PYTHON, ())
 
 
-@lru_cache(maxsize=1 << 14)
-def _text_paths(text: str) -> tuple[int, int, bytes, int, int]:
-    """(kind, number of paths, the paths packed and padded, starred, landings) of a written
-    move (texts repeat)."""
+#: :func:`_text_paths` of the texts met so far (texts repeat)
+_TEXTS: dict[str, tuple[bytes, bytes]] = {}
+
+
+def _text_paths(text: str) -> tuple[bytes, bytes]:
+    """:func:`_packed` of a written move, kept in :data:`_TEXTS`."""
+    got = _text_packed(text)
+    if len(_TEXTS) >= 1 << 15:
+        _TEXTS.clear()
+    _TEXTS[text] = got
+    return got
+
+
+def _text_packed(text: str) -> tuple[bytes, bytes]:
     words = text.replace(",", " ").split()
     if not words:
         return _packed(EMPTY, ())
@@ -233,7 +269,7 @@ def _text_paths(text: str) -> tuple[int, int, bytes, int, int]:
     return _packed(PATHS, hops, starred, landings)
 
 
-def _other_paths(a) -> tuple[int, int, bytes, int, int]:
+def _other_paths(a) -> tuple[bytes, bytes]:
     status = a.status
     if a.steps is not None:
         if status not in ("play", "dance"):
