@@ -264,7 +264,7 @@ def main(argv):
         w = best["jobs"]["wall"]
         print(f"bgtools --jobs {args.jobs} (library's parallel path, workers started, wall time): {w:.3f} s  ->  "
               f"{moves / w:,.0f} moves/s")
-        print(f"  CPU in the workers' tasks {best['jobs']['tasks_cpu']:.3f} s (a {args.jobs}-th: "
+        print(f"  CPU in the workers' tasks {best['jobs']['tasks_cpu']:.3f} s (per worker: "
               f"{best['jobs']['tasks_cpu'] / args.jobs:.3f} s), in this process meanwhile "
               f"{best['jobs']['parent_cpu']:.3f} s")
     if args.baseline:
