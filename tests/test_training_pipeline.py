@@ -422,27 +422,3 @@ def test_labelling_in_parallel_writes_the_same_parts(full_run, tmp_path):
     assert same(parts(runs["one"], "labels"), parts(run, "labels"))
     a, b = load_npz(runs["one"] / "data" / "labelled.npz"), load_npz(run / "data" / "labelled.npz")
     assert np.array_equal(a["targets"], b["targets"])
-
-
-def test_fit_drops_input_groups(full_run, tmp_path):
-    """fit --drop: the dropped groups' inputs are zero, so their weights get no gradient (a start
-    net without them keeps them at zero) while the others' do; an unknown group is a one-line error."""
-    from typer.testing import CliRunner
-
-    from bgtools.cli.app import app
-    from bgtools.engine.features import FEATURE_GROUPS, N_SIDE_CONTACT
-    from bgtools.training.fit import gradients, prepare
-
-    run = tmp_path / "d"
-    save_npz(run / "data" / "labelled.npz", **load_npz(full_run / "data" / "labelled.npz"))
-    r = CliRunner().invoke(app, ["train", "fit", "--run", str(run), "--epochs", "1", "--drop", "shots,nosuch"])
-    assert r.exit_code != 0 and "nosuch" in r.output + r.stderr and "Traceback" not in r.output
-    d = load_npz(full_run / "data" / "labelled.npz")
-    w = load_weights(None)
-    for drop in ((), ("shots", "shape")):
-        data = prepare(d["boards"], d["targets"], drop)
-        _, (gW1, *_) = gradients(data.x[0], data.t[0], w.W1[0], w.b1[0], w.W2[0], w.b2[0])
-        for g in ("shots", "shape"):
-            lo, hi = FEATURE_GROUPS[g]
-            rows = np.r_[lo:hi, N_SIDE_CONTACT + lo:N_SIDE_CONTACT + hi]
-            assert (np.abs(gW1[rows]).max() == 0.0) == (g in drop)

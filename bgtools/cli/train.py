@@ -179,9 +179,6 @@ def fit(
                                                   help="Widen the start net first to these hidden units "
                                                   "(contact, crashed, race), e.g. 256,128,64; new units start "
                                                   "silent, so the net plays as before until fitted.")] = None,
-    drop: Annotated[Optional[str], typer.Option("--drop", metavar="GROUP[,GROUP]",
-                                                help="Hold these input groups at zero (shots, bar, shape): "
-                                                "to measure what a group is worth.")] = None,
 ) -> None:
     """Supervised fit of the net to the labels (cross-entropy, Adam); writes fit.npz (resumable)."""
     from bgtools.training.pipeline import FitConfig, run_fit
@@ -206,8 +203,7 @@ def fit(
             raise fail(f"--extra: {f}: no such file")
     _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed, data=data,
                                    extra=tuple(extra or ()), lr_end=lr_end,
-                                   hidden=widths,  # type: ignore[arg-type]  # three ints, checked above
-                                   drop=tuple(g for g in (drop or "").split(",") if g)))
+                                   hidden=widths))  # type: ignore[arg-type]  # three ints, checked above
 
 
 @train_app.command("duel")

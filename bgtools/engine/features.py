@@ -19,17 +19,6 @@ Per side, contact and crashed nets see (``N_SIDE_CONTACT`` = 112 inputs):
   home-board points / 6, anchors in the other side's home board / 2, checkers back
   (other side's home board and bar) / 5, pips outside the home board / 100 (timing),
   blots / 5.
-* 8 more (added with generation 5, issue 12; a net saved with 112 per side is read with zero
-  weights for them, so it evaluates as before): in three groups,
-  *shots* - pips lost to the other side's worst hit, averaged over the 36 rolls / 12, and the
-  share of rolls that reach two or more of this side's blots;
-  *bar* - with checkers on the bar, the chance of dancing ((points the other side holds in its
-  home board / 6) squared) and, with two or more there, of not entering both;
-  *shape* - the rearmost and the frontmost anchor in the other side's home board ((slot - 17)
-  / 6 and (24 - slot) / 6, 0 without one), the pips this side must move for every checker to
-  pass the other side's rearmost (breaking contact) / 100, and mobility: over the six dice,
-  the points with a checker that can move that die to a point the other side does not hold /
-  60.
 
 Race nets see, per side (``N_SIDE_RACE`` = 99): 24 points x 4 units, checkers off / 15,
 pips / 100 and checkers still outside the home board / 15.
@@ -50,8 +39,6 @@ __all__ = [
     "N_INPUTS",
     "N_SIDE_CONTACT",
     "N_SIDE_RACE",
-    "N_SIDE_CONTACT_V1",
-    "FEATURE_GROUPS",
     "net_class",
     "encode",
     "encode_batch",
@@ -62,12 +49,7 @@ NET_CRASHED = 1
 NET_RACE = 2
 CLASS_OVER = -1
 
-N_SIDE_CONTACT = 120
-#: the per-side contact inputs before generation 5's eight (:func:`bgtools.engine.nn.Weights`
-#: reads a net of that size with zero weights for the new ones)
-N_SIDE_CONTACT_V1 = 112
-#: the new inputs' groups: offsets in a side's block (for ablation runs)
-FEATURE_GROUPS = {"shots": (112, 114), "bar": (114, 116), "shape": (116, 120)}
+N_SIDE_CONTACT = 112
 N_SIDE_RACE = 99
 N_INPUTS = (2 * N_SIDE_CONTACT, 2 * N_SIDE_CONTACT, 2 * N_SIDE_RACE)
 MAX_INPUTS = 2 * N_SIDE_CONTACT
@@ -173,61 +155,6 @@ def _hit_rolls(att, dfn) -> int:
     return count
 
 
-@nb.njit(cache=True)
-def _shot_stats(att, dfn):
-    """(rolls of 36 that hit, the sum over the 36 rolls of the pips lost to the worst hit,
-    rolls that reach two or more blots) for ``att`` hitting ``dfn``, as :func:`_hit_rolls`
-    (the same rolls hit; a hit from the attacker's point ``x`` costs the blot ``x + 1`` pips)."""
-    blots = 0
-    blocked = 0
-    for x in range(24):
-        o = dfn[23 - x]
-        if o == 1:
-            blots |= 1 << x
-        elif o >= 2:
-            blocked |= 1 << x
-    if blots == 0:
-        return 0, 0, 0
-    src = 0
-    if att[24] > 0:
-        src = 1 << 24
-    else:
-        for x in range(24):
-            if att[x] > 0:
-                src |= 1 << x
-    open_ = ~blocked
-    count = 0
-    loss = 0
-    two = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            m = 0
-            if d1 == d2:
-                reach = src
-                for _ in range(4):
-                    reach = (reach >> d1) & open_
-                    m |= reach & blots
-                    if reach == 0:
-                        break
-                w = 1
-            else:
-                a = src >> d1
-                b = src >> d2
-                m = ((a | b) | ((a & open_) >> d2) | ((b & open_) >> d1)) & blots
-                w = 2
-            if m:
-                count += w
-                top = 0
-                for x in range(23, -1, -1):
-                    if (m >> x) & 1:
-                        top = x
-                        break
-                loss += w * (top + 1)
-                if m & (m - 1):
-                    two += w
-    return count, loss, two
-
-
 def _escape_table() -> np.ndarray:
     """Escaping rolls for every pattern of blocking points in the 12 pips ahead.
 
@@ -292,10 +219,7 @@ def _escapes(side, opp, p) -> int:
 def _side_features(side, opp, out, k) -> None:
     pips = _pips(side)
     out[k] = pips / 100.0
-    shots, loss, two = _shot_stats(opp, side)
-    out[k + 1] = shots / 36.0
-    out[k + 11] = loss / (36.0 * 12.0)
-    out[k + 12] = two / 36.0
+    out[k + 1] = _hit_rolls(opp, side) / 36.0
     back = -1
     for i in range(24, -1, -1):
         if side[i] > 0:
@@ -341,61 +265,6 @@ def _side_features(side, opp, out, k) -> None:
         outside += (i - 5) * side[i]
     out[k + 9] = outside / 100.0
     out[k + 10] = blots / 5.0
-    _more_features(side, opp, blocked, out, k + 13)
-
-
-@nb.njit(cache=True)
-def _more_features(side, opp, blocked, out, k) -> None:
-    """Generation 5's bar and shape inputs of ``side`` (see the module text), from ``k``."""
-    bar = side[24]
-    if bar > 0:
-        closed = 0
-        for j in range(6):
-            if opp[j] >= 2:
-                closed += 1
-        f = closed / 6.0
-        out[k] = f * f
-        out[k + 1] = 1.0 - (1.0 - f) * (1.0 - f) if bar >= 2 else 0.0
-    else:
-        out[k] = 0.0
-        out[k + 1] = 0.0
-    back = 0.0
-    front = 0.0
-    for i in range(18, 24):
-        if side[i] >= 2:
-            if front == 0.0:
-                front = (24 - i) / 6.0
-            back = (i - 17) / 6.0
-    out[k + 2] = back
-    out[k + 3] = front
-    ob = -1
-    for j in range(24, -1, -1):
-        if opp[j] > 0:
-            ob = j
-            break
-    lim = 23 - ob  # the other side's rearmost checker, in this side's numbering
-    pips = 0
-    for i in range(max(lim + 1, 0), 25):
-        pips += (i - lim) * side[i]
-    out[k + 4] = pips / 100.0
-    src = 0
-    for i in range(25):
-        if side[i] > 0:
-            src |= 1 << i
-    open_ = ~blocked & 0xFFFFFF
-    mob = 0
-    for d in range(1, 7):
-        mob += _popcount(src & (open_ << d))
-    out[k + 5] = mob / 60.0
-
-
-@nb.njit(cache=True, inline="always")
-def _popcount(v) -> int:
-    n = 0
-    while v:
-        v &= v - 1
-        n += 1
-    return n
 
 
 @nb.njit(cache=True)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from bgtools.engine.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, N_SIDE_CONTACT, N_SIDE_CONTACT_V1, encode
+from bgtools.engine.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
 
 __all__ = [
     "Weights",
@@ -82,7 +82,6 @@ class Weights:
     meta: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "W1", tuple(_pad_inputs(a, c) for c, a in enumerate(self.W1)))
         # W2 column-major (a copy only where it is not): each output's weights contiguous for
         # hidden_out; an array already so is kept, so training in place still trains these
         object.__setattr__(self, "W2", tuple(np.asfortranarray(a) for a in self.W2))
@@ -121,17 +120,6 @@ class Weights:
             b2 = tuple(np.ascontiguousarray(z[f"b2_{c}"], np.float32) for c in range(3))
             meta = json.loads(str(z["meta"])) if "meta" in z else {}
         return cls(W1, b1, W2, b2, meta)
-
-
-def _pad_inputs(W1: np.ndarray, c: int) -> np.ndarray:
-    """A contact or crashed ``W1`` of a net saved before generation 5 (112 inputs per side)
-    with zero rows for each side's newer inputs, so that it evaluates exactly as before."""
-    old = 2 * N_SIDE_CONTACT_V1
-    if c == 2 or W1.shape[0] != old:
-        return W1
-    add = np.zeros((N_SIDE_CONTACT - N_SIDE_CONTACT_V1, W1.shape[1]), W1.dtype)
-    return np.ascontiguousarray(np.concatenate(
-        [W1[:N_SIDE_CONTACT_V1], add, W1[N_SIDE_CONTACT_V1:], add], 0))
 
 
 def init_weights(hidden: tuple[int, int, int] = (128, 64, 64), seed: int = 0) -> Weights:

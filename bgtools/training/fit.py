@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from bgtools.engine.features import FEATURE_GROUPS, N_INPUTS, N_SIDE_CONTACT, encode_batch
+from bgtools.engine.features import N_INPUTS, encode_batch
 from bgtools.engine.nn import Weights
 
 __all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights"]
@@ -59,16 +59,9 @@ class FitData:
         return int(sum(a.shape[0] for a in self.x))
 
 
-def prepare(boards: np.ndarray, targets: np.ndarray, drop: tuple[str, ...] = ()) -> FitData:
-    """Encode ``boards`` and group them with their ``targets`` by net class.  ``drop``: names
-    of :data:`~bgtools.engine.features.FEATURE_GROUPS` whose inputs are set to 0 for both
-    sides (an ablation: their weights, zero in a net that never had them, then stay zero)."""
+def prepare(boards: np.ndarray, targets: np.ndarray) -> FitData:
+    """Encode ``boards`` and group them with their ``targets`` by net class."""
     cls, x = encode_batch(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25))
-    for name in drop:
-        lo, hi = FEATURE_GROUPS[name]
-        contact = cls != 2
-        for side in range(2):
-            x[contact, side * N_SIDE_CONTACT + lo:side * N_SIDE_CONTACT + hi] = 0.0
     t = np.asarray(targets, np.float32)
     return FitData(tuple(np.ascontiguousarray(x[cls == c, :N_INPUTS[c]]) for c in range(3)),
                    tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)))

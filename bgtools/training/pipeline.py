@@ -35,7 +35,6 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
-from bgtools.engine.features import FEATURE_GROUPS
 from bgtools.engine.networks import load_weights
 from bgtools.engine.nn import Weights, widen_weights
 from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
@@ -96,11 +95,9 @@ class FitConfig:
     #: hidden units per class (contact, crashed, race) when the start net is to be widened first
     #: (:func:`bgtools.engine.nn.widen_weights`, seeded by ``seed``); None: as the start net
     hidden: Optional[tuple[int, int, int]] = None
-    #: input groups (:data:`bgtools.engine.features.FEATURE_GROUPS`) held at zero (ablations)
-    drop: tuple[str, ...] = ()
 
 
-_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None, "drop": ()}
+_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None}
 
 
 @dataclass(frozen=True)
@@ -287,10 +284,7 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     boards = np.concatenate([d["boards"] for d in sets])
     targets = np.concatenate([d["targets"] for d in sets])
     del sets
-    unknown = sorted(set(cfg.drop) - set(FEATURE_GROUPS))
-    if unknown:
-        raise PipelineError(f"fit --drop {','.join(unknown)}: no such input group (use {', '.join(FEATURE_GROUPS)})")
-    data = prepare(boards, targets, cfg.drop)
+    data = prepare(boards, targets)
     init = load_weights(cfg.init)
     if cfg.hidden is not None:
         try:

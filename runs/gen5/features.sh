@@ -5,6 +5,9 @@
 # decayed to 1e-5, seed 7: once with every new group held at zero (the control: what more fitting
 # alone gives), once with all, then with each group left out.  Judge: 0-ply, paired against gen4.
 # Run from the repository root:  nice -n 10 sh runs/gen5/features.sh NAME [DROP] > runs/gen5/NAME.log 2>&1
+# The fit and judge lines need the code of commit 96f9045 (the eight inputs and `fit --drop`,
+# taken out again after this experiment: docs/training.md, Generation 5); the selfplay and
+# label lines run with today's code.
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.
 N=$1 D=$2 R=runs/gen5/$1 G=runs/gen4/fit
