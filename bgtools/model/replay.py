@@ -24,7 +24,7 @@ from bgtools.model.game import (Action, Beaver, Double, Drop, Game, MatchRules, 
                                 Win)
 from bgtools.model.problems import MatchFileError, MatchProblem
 from bgtools.model.resolve import apply_steps, forced_play, resolve_play
-from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, new_results, pack_rolls, play_steps,
+from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, KernelRun, pack_rolls, play_steps,
                                          resolve_rolls)
 
 M = TypeVar("M", bound=MatchRules)
@@ -128,7 +128,7 @@ class _Replayer:
         self.errors: list[MatchProblem] = []
         self.out: list[Action] = []
         self.steps: list[Step] = []
-        self._k: Optional[list] = None  # the compiled kernel's last run over this game's rolls
+        self._k: Optional[KernelRun] = None  # the game's rolls packed for the kernel, its last run
         self._pos: Optional[Position] = None  # the board now, None while it is in the kernel's array
         self._row: tuple = ()  # (the kernel's ``after`` array, the row of the last play in it)
         self._over = False
@@ -173,29 +173,29 @@ class _Replayer:
         k = self._k
         if k is None:
             k = self._pack()
-        j = k[2][idx]
+        j = k.where[idx]
         if j < 0:  # (not a Roll itself: left to Python)
             return None
-        start = k[4]
-        if not start <= j < k[5]:
-            if k[3][j] == PYTHON:
+        start = k.start
+        if not start <= j < k.stop:
+            if k.kinds[j] == PYTHON:
                 return None
             start = self._run_kernel(k, j, pos or self.pos_for(a.player))
             if start < 0:
                 return None
-        row = k[8][j - start]
+        row = k.rows[j - start]
         if row[0] == PLAY:
             steps = play_steps(row)
             new = Roll(a.player, a.dice, steps, "play", a.text, a.line, a.column, a.move_no, a.analysis)
             if not self.want:
                 self._pos = None
-                self._row = (k[7], j)
+                self._row = (k.after, j)
                 self.persp = 1 - a.player
-                self._over = j == k[5] - 1 and not any(k[7][j, 1].tolist())  # borne off
+                self._over = j == k.stop - 1 and not any(k.after[j, 1].tolist())  # borne off
                 return new, _MOVED, row[1]
-            return new, self._play(a, steps, pos or self.pos_for(a.player), k[7][j]), row[1]
+            return new, self._play(a, steps, pos or self.pos_for(a.player), k.after[j]), row[1]
         # settled without a play: a dance, a roll only, an unknown move
-        kind, n = k[3][j], row[1]
+        kind, n = k.kinds[j], row[1]
         if row[0] == DANCE:
             return Roll(a.player, a.dice, (), "dance", a.text, a.line, a.column, a.move_no, a.analysis), None, n
         if kind == ROLLED:
@@ -204,27 +204,24 @@ class _Replayer:
             return self._unknown(a, pos or self.pos_for(a.player), n)[0], None, n
         return replace(a, steps=None, status="rolled"), None, n
 
-    def _pack(self) -> list:
-        """The game's rolls packed for the kernel: [meta, paths, roll index of each action
-        index, kind of each roll, first and end roll of the kernel's last run, res, after,
-        that run's result rows]."""
+    def _pack(self) -> KernelRun:
+        """The game's rolls packed for the kernel (no run yet)."""
         acts = self.g.actions
         at = [i for i, x in enumerate(acts) if type(x) is Roll]
         meta, paths = pack_rolls([acts[i] for i in at])
         where = [-1] * len(acts)
         for j, i in enumerate(at):
             where[i] = j
-        k = self._k = [meta, paths, where, meta[:, 3].tolist(), 0, 0, *new_results(len(at)), None]
+        k = self._k = KernelRun(meta, paths, where)
         return k
 
-    def _run_kernel(self, k: list, j: int, pos: Position) -> int:
+    def _run_kernel(self, k: KernelRun, j: int, pos: Position) -> int:
         """Run the kernel from roll ``j`` on the board ``pos``; ``j`` (the first roll of the
         run), or -1 when it settles nothing."""
         board = _INITIAL_ARRAY if pos is _INITIAL else pos.to_array()
-        res = k[6]
-        stop = resolve_rolls(board, k[0], k[1], j, res, k[7])
-        k[4:6] = [j, stop]
-        k[8] = res[j:stop].tolist()
+        stop = resolve_rolls(board, k.meta, k.paths, j, k.res, k.after)
+        k.start, k.stop = j, stop
+        k.rows = k.res[j:stop].tolist()
         return j if stop > j else -1
 
     @staticmethod
@@ -455,7 +452,7 @@ class _Replayer:
             self.cube = a.cube
             self.owner = -1 if a.owner is None else a.owner
         if self._k is not None:
-            self._k[4:6] = [0, 0]  # the kernel's run went on from the old board: run it again
+            self._k.start = self._k.stop = 0  # the kernel's run went on from the old board: run it again
 
     def _cube_step(self, a, pending, idx, beavered, record_only=False):
         doubler = pending[0]

@@ -28,7 +28,7 @@ import numpy as np
 from bgtools.core.movegen import find_play, generate, new_move_buffers
 from bgtools.core.moveparse import MoveParseError, parse_move_text
 
-__all__ = ["resolve_rolls", "new_results", "pack_rolls", "play_steps", "token_path", "PATHS", "EMPTY", "ROLLED", "UNKNOWN", "PYTHON",
+__all__ = ["resolve_rolls", "new_results", "KernelRun", "pack_rolls", "play_steps", "token_path", "PATHS", "EMPTY", "ROLLED", "UNKNOWN", "PYTHON",
            "STEPS", "PLAY", "DANCE", "NOPLAY", "MAX_PATHS"]
 
 PATHS, EMPTY, ROLLED, UNKNOWN, STEPS, PYTHON = 0, 1, 2, 3, 4, 9
@@ -297,6 +297,23 @@ def new_results(k: int) -> tuple[np.ndarray, np.ndarray]:
     (see :func:`play_steps`)) and ``after`` int8[k, 2, 25] (the board after the play, mover
     still as ``[1]``)."""
     return np.zeros((k, 12), np.int64), np.zeros((k, 2, 25), np.int8)
+
+
+class KernelRun:
+    """A game's rolls packed for :func:`resolve_rolls` (``meta``, ``paths`` from
+    :func:`pack_rolls`), the roll number of each action (``where``, -1 for other actions),
+    each roll's kind (``kinds``), and the kernel's last run: its first and end roll (``start``,
+    ``stop``), its result arrays (``res``, ``after``, :func:`new_results`) and that run's
+    result rows as lists (``rows``)."""
+
+    __slots__ = ("meta", "paths", "where", "kinds", "start", "stop", "res", "after", "rows")
+
+    def __init__(self, meta: np.ndarray, paths: np.ndarray, where: list[int]) -> None:
+        self.meta, self.paths, self.where = meta, paths, where
+        self.kinds: list[int] = meta[:, 3].tolist()
+        self.start = self.stop = 0
+        self.res, self.after = new_results(meta.shape[0])
+        self.rows: list = []
 
 
 #: the steps of the plays met so far, by the number the kernel gives them (plays repeat)
