@@ -14,7 +14,8 @@ from bgtools.base.parallel import ordered_map
 from bgtools.formats import read_match
 from bgtools.formats.matfile import parse_mat
 from bgtools.model import Double, Roll, Take
-from bgtools.model.replay import finish_match, gc_paused
+from bgtools.base.collector import gc_paused
+from bgtools.model.replay import finish_match
 
 DATA = Path(__file__).parent / "data" / "matches"
 

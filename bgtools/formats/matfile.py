@@ -22,13 +22,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
+from bgtools.base.collector import gc_paused
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position, PositionError
 from bgtools.formats.matgrammar import build_parser, grammar_text, mat_parser, parse_lines
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
-from bgtools.model.replay import apply_steps, gc_paused
+from bgtools.model.replay import apply_steps
 
 __all__ = ["parse_mat", "mat_from_lines", "write_mat", "format_mat", "grammar_text", "build_parser",
            "mat_parser", "mat_lines", "MatWriteError", "snowie_sides", "xg_set_pos"]

@@ -9,13 +9,12 @@ board, and the cube when it says so, as gnubg's "set board" does; whoever acts n
 
 from __future__ import annotations
 
-import gc
 import warnings
 import weakref
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Iterator, Optional, Sequence, TypeVar
 
+from bgtools.base.collector import gc_paused
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.matchstate import GameState, MatchState, to_xgid
 from bgtools.core.movegen import Play
@@ -29,24 +28,7 @@ from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, K
 
 M = TypeVar("M", bound=MatchRules)
 
-__all__ = ["MatchWarning", "Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags",
-           "gc_paused"]
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused inside (as it was again after).  Reading and
-    replaying a match makes many small objects and hardly any cycles, and the collector's
-    passes over them (and over all else the process holds) cost up to a tenth of the reading
-    time in one process and about a third in a pool worker forked from a large one.  What
-    garbage there is waits for the collector's next pass."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+__all__ = ["MatchWarning", "Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags"]
 
 
 #: what the fast path returns for a play when no Step is wanted (the board is in the kernel's array)
