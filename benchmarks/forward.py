@@ -54,10 +54,8 @@ def oracle_boards() -> np.ndarray:
 
 
 def make_kernels(nnm, incm, chm):
-    """The three timed loops, bound to one version of the modules."""
-    from bgtools.core.movegen import generate, new_move_buffers
-
-    net_probs, new_eval_buffers, game_over_probs = nnm.net_probs, nnm.new_eval_buffers, nnm.game_over_probs
+    """The timed loops (full, incremental, choose0, the two layers), bound to one version of the modules."""
+    net_probs, new_eval_buffers = nnm.net_probs, nnm.new_eval_buffers
     net_probs_inc, new_inc_base, set_base = incm.net_probs_inc, incm.new_inc_base, incm.set_base
     choose0, new_chooser_buffers = chm.choose0, chm.new_chooser_buffers
 
@@ -95,40 +93,6 @@ def make_kernels(nnm, incm, chm):
                     picks[r] = choose0(boards[i], d1, d2, ch, buf, bp)
                     r += 1
 
-    @nb.njit
-    def siblings(boards):
-        """Every non-final position a roll leads to (the opponent on roll, as [1]) and its parent."""
-        mb = new_move_buffers()
-        p = np.zeros(5)
-        sw = np.zeros((2, 25), np.int8)
-        parents = np.zeros((boards.shape[0], 2, 25), np.int8)
-        count = 0
-        for i in range(boards.shape[0]):
-            for d1 in range(1, 7):
-                for d2 in range(1, d1 + 1):
-                    count += generate(boards[i], d1, d2, mb)
-        sibs = np.zeros((count, 2, 25), np.int8)
-        parent_of = np.zeros(count, np.int64)
-        m = 0
-        for i in range(boards.shape[0]):
-            for s in range(25):
-                parents[i, 0, s] = boards[i, 1, s]
-                parents[i, 1, s] = boards[i, 0, s]
-            if game_over_probs(parents[i], p):
-                continue
-            for d1 in range(1, 7):
-                for d2 in range(1, d1 + 1):
-                    n = generate(boards[i], d1, d2, mb)
-                    for k in range(n):
-                        for s in range(25):
-                            sw[0, s] = mb.boards[k, 1, s]
-                            sw[1, s] = mb.boards[k, 0, s]
-                        if game_over_probs(sw, p):
-                            continue
-                        sibs[m] = sw
-                        parent_of[m] = i
-                        m += 1
-        return parents, sibs[:m], parent_of[:m]
 
     first_layer, hidden_out = nnm.first_layer, nnm.hidden_out
 
@@ -144,7 +108,7 @@ def make_kernels(nnm, incm, chm):
             for o in range(5):
                 out[i, o] = ev.y[o]
 
-    return full, inc, choose_all, siblings, layers
+    return full, inc, choose_all, layers
 
 
 def main(argv=None) -> int:
@@ -157,13 +121,14 @@ def main(argv=None) -> int:
     from bgtools.engine import chooser as new_ch
     from bgtools.engine import incremental as new_inc
     from bgtools.engine import nn as new_nn
+    from bgtools.engine.evaluation import live_children
     from bgtools.engine.networks import load_weights
 
     old = load_old()
     boards = oracle_boards()
     k_old = make_kernels(old["nn"], old["incremental"], old["chooser"])
     k_new = make_kernels(new_nn, new_inc, new_ch)
-    parents, sibs, parent_of = k_new[3](boards)
+    parents, sibs, parent_of = live_children(boards)
     nroll = boards.shape[0] * 21
     from bgtools.engine.features import MAX_INPUTS, encode
 
@@ -186,7 +151,7 @@ def main(argv=None) -> int:
             outs = (np.zeros((sibs.shape[0], 5)), np.zeros((sibs.shape[0], 5)), np.zeros(nroll, np.int64))
             ch = chm.make_chooser(net, 0)
             jobs[which] = ((k[0], sibs, net, outs[0]), (k[1], parents, sibs, parent_of, net, outs[1]),
-                           (k[2], boards, ch, outs[2]), (k[4], X, cls, net, np.zeros((X.shape[0], 5), np.float32)))
+                           (k[2], boards, ch, outs[2]), (k[3], X, cls, net, np.zeros((X.shape[0], 5), np.float32)))
             res[which] = outs
             for job in jobs[which]:
                 job[0](*job[1:])  # compile

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from bgtools.core.movegen import generate, generate_boards, new_move_buffers
-from bgtools.engine.chooser import swap_into
+from bgtools.engine.evaluation import live_children
 from bgtools.engine.features import MAX_INPUTS, encode_batch
 from bgtools.engine.incremental import net_probs_inc, new_inc_base, set_base
 from bgtools.engine.networks import load_weights
 from bgtools.engine import nn
-from bgtools.engine.nn import (Net, Weights, evaluate_net, game_over_probs, hidden_out, init_weights, net_probs,
+from bgtools.engine.nn import (Net, Weights, evaluate_net, hidden_out, init_weights, net_probs,
                                new_eval_buffers, sigmoid, widen_weights)
 
 DATA = Path(__file__).parent / "data"
@@ -69,37 +69,6 @@ def _consistent(y, out) -> None:
     out[2] = min(y[2], out[1])
     out[3] = min(y[3], 1.0 - w)
     out[4] = min(y[4], out[3])
-
-
-@nb.njit
-def _siblings(boards):
-    """Every non-final position the 21 rolls lead to (opponent on roll as [1]) and its parent."""
-    mb = new_move_buffers()
-    p = np.zeros(5)
-    sw = np.zeros((2, 25), np.int8)
-    parents = np.zeros((boards.shape[0], 2, 25), np.int8)
-    total = 0
-    for i in range(boards.shape[0]):
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                total += generate(boards[i], d1, d2, mb)
-    sibs = np.zeros((total, 2, 25), np.int8)
-    parent_of = np.zeros(total, np.int64)
-    m = 0
-    for i in range(boards.shape[0]):
-        swap_into(boards[i], parents[i])
-        if game_over_probs(parents[i], p):
-            continue
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                n = generate(boards[i], d1, d2, mb)
-                for k in range(n):
-                    swap_into(mb.boards[k], sw)
-                    if not game_over_probs(sw, p):
-                        sibs[m] = sw
-                        parent_of[m] = i
-                        m += 1
-    return parents, sibs[:m], parent_of[:m]
 
 
 @nb.njit
@@ -156,7 +125,7 @@ def oracle():
 
 @pytest.fixture(scope="module")
 def siblings(oracle):
-    return _siblings(oracle)
+    return live_children(oracle)
 
 
 def test_generate_boards_writes_the_same_plays_in_the_same_order_and_no_steps(oracle):

@@ -35,6 +35,7 @@ from bgtools.core.position import Position
 
 __all__ = [
     "evaluate_candidates",
+    "live_children",
     "Evaluator",
     "HeuristicEvaluator",
     "Evaluation",
@@ -378,6 +379,26 @@ def expand_children(boards):
                     k += 1
             offsets[i * 21 + r + 1] = k
     return children[:k], offsets
+
+
+def live_children(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The positions the plays of every roll of ``boards`` lead to, as :func:`expand_children`,
+    less finished games and rolls without a play (the siblings an incremental evaluation
+    updates from their parent): ``(parents, children, parent_of)``, the boards turned round
+    (the opponent on roll, as the children), the children and the index of each one's board.
+    A board whose game is over has none."""
+    b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+    children, offsets = expand_children(b)
+    n = b.shape[0]
+    parent_of = np.repeat(np.arange(n), offsets[21::21] - offsets[:-1:21])
+    parents = np.ascontiguousarray(b[:, ::-1])
+
+    def live(x: np.ndarray) -> np.ndarray:  # both sides still have checkers on the board
+        return (x.sum(axis=2, dtype=np.int64) > 0).all(axis=1)
+
+    # a roll without a play has the board itself turned round as its one child: no play makes that
+    keep = live(children) & live(parents)[parent_of] & (children != parents[parent_of]).any(axis=(1, 2))
+    return parents, np.ascontiguousarray(children[keep]), parent_of[keep]
 
 
 @nb.njit(cache=True)
