@@ -23,7 +23,8 @@ def _can(me, opp, s, d):
     return None
 
 
-def _play(me, opp, s, t):
+def move_checker(me, opp, s, t):
+    """Copies of both sides after one checker of ``me`` moves from slot ``s`` to ``t`` (-1: off), hitting a blot."""
     me = me[:]
     opp = opp[:]
     me[s] -= 1
@@ -49,7 +50,7 @@ def reference_plays(board, d1, d2):
                 if t is None:
                     continue
                 moved = True
-                m2, o2 = _play(me, opp, s, t)
+                m2, o2 = move_checker(me, opp, s, t)
                 rec(m2, o2, rest[1:], used + 1, pips + d)
         if not moved:
             key = (tuple(opp), tuple(me))

@@ -9,7 +9,7 @@ import pytest
 
 from bgtools.core.movegen import (ROLLS, count_plays, count_plays_batch, generate, new_move_buffers,
                                   write_plays_batch)
-from reference_movegen import reference_plays
+from reference_movegen import move_checker, reference_plays
 
 
 def _sources(me, opp, d, smax):
@@ -31,15 +31,8 @@ def _sources(me, opp, d, smax):
 
 
 def _move(me, opp, s, d):
-    me, opp = me[:], opp[:]
     t = s - d if s >= d else -1
-    me[s] -= 1
-    if t >= 0:
-        me[t] += 1
-        if opp[23 - t] == 1:
-            opp[23 - t] = 0
-            opp[24] += 1
-    return me, opp, t
+    return (*move_checker(me, opp, s, t), t)
 
 
 def model_plays(board, d1, d2):
