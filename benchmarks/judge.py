@@ -158,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", default=None, metavar="NPZ",
                     help="also judge this net (same ply) and give the paired difference")
     ap.add_argument("--limit", type=int, default=0, help="first N records only (0: all)")
+    ap.add_argument("--prune", default="none", metavar="NPZ|shipped|none",
+                    help="search with a pruning net (bgtools.engine.prune; 'shipped': the shipped one); at 1 and "
+                         "2 ply the same net is also judged without it: the picks that differ and the paired "
+                         "difference (default: none, the full search)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = ap.parse_args(argv)
 
@@ -172,11 +176,27 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.limit:
         records = records[: args.limit]
-    ev = NeuralEvaluator(w)
+    pruning = None
+    if args.prune != "none":
+        from bgtools.engine.prune import Pruning, load_default_pruning
+
+        pruning = load_default_pruning() if args.prune == "shipped" else Pruning.load(args.prune)
+        if pruning is None:
+            print("judge: no pruning net is shipped", file=sys.stderr)
+            return 2
+    ev = NeuralEvaluator(w, prune=pruning)
     t0 = time.perf_counter()
     try:
         picks = our_picks(records, ev, args.ply)
+        dt_pruned = time.perf_counter() - t0
         res = judge(records, picks)
+        if pruning is not None and args.ply > 0:
+            t1 = time.perf_counter()
+            full = our_picks(records, NeuralEvaluator(w), args.ply)
+            res["unpruned"] = {"differ": sum(a != b for a, b in zip(picks, full)), "positions": len(picks),
+                               "seconds_pruned": round(dt_pruned, 1),
+                               "seconds_unpruned": round(time.perf_counter() - t1, 1),
+                               "paired": paired(records, picks, full), "judge": judge(records, full)}
         if args.against:
             res["paired_vs_against"] = paired(records, picks, our_picks(records, NeuralEvaluator(
                 load_weights(args.against)), args.ply))
@@ -192,6 +212,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"net {ev.version} ({args.weights or 'shipped'}), {args.ply}-ply, {len(records)} positions, "
               f"{dt:.0f} s; mean loss in millipoints ± standard error")
         print(table(res, label))
+        if "unpruned" in res:
+            u = res["unpruned"]
+            pv = u["paired"]
+            print(f"pruning {pruning.tag}: {u['differ']} of {u['positions']} picks differ from the full search's; "
+                  f"{u['seconds_pruned']} s against {u['seconds_unpruned']} s unpruned; paired difference "
+                  "(pruned - full): " + ", ".join(f"{c} {pv[c]['mean']:+.2f} ± {pv[c]['se']:.2f}"
+                                                  for c in (*CATEGORIES, "all")))
         if args.against:
             pv = res["paired_vs_against"]
             print(f"paired difference vs {args.against} (ours - theirs, negative = we lose less): "

@@ -5,7 +5,7 @@ difference must lie within 3 combined standard errors, sqrt(se_ours^2 + se_gnubg
 position agrees when all six do.  Games are played to the end, no bear-off truncation,
 as gnubg's were.  The dice differ (our seeded stratified dice, gnubg's Mersenne Twister).
 
-    PYTHONPATH=. python benchmarks/rollout_vs_gnubg.py [--weights runs/main/best.npz] [--workers 2] [--vr]
+    PYTHONPATH=. python benchmarks/rollout_vs_gnubg.py [--weights runs/main/best.npz] [--workers 2] [--vr] [--no-prune]
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=1296)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--data", default=str(DATA))
+    ap.add_argument("--no-prune", action="store_true", help="the net values every play (no pruning net)")
     args = ap.parse_args()
     w = Weights.load(args.weights) if args.weights else load_default_network().weights
     recs = [json.loads(line) for line in gzip.open(args.data, "rt")]
@@ -45,7 +46,8 @@ def main() -> None:
         for ro in r["rollouts"]:
             if ro["variance_reduction"] == args.vr:
                 rows.append((r, ro))
-    settings = RolloutSettings(trials=args.trials, seed=args.seed, variance_reduction=args.vr, bearoff_truncation=False)
+    settings = RolloutSettings(trials=args.trials, seed=args.seed, variance_reduction=args.vr, bearoff_truncation=False,
+                               pruning=not args.no_prune)
     jobs = [Job.make(Position.from_board(r["board"])) for r, _ in rows]
     t0 = time.perf_counter()
     results = list(rollout_many(jobs, settings, w, workers=args.workers))

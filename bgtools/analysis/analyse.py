@@ -32,6 +32,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
@@ -106,17 +108,20 @@ class _Ctx:
 class _Analyser:
     def __init__(self, evaluator, settings: AnalysisSettings, cache) -> None:
         from bgtools.engine import cube as _cube
-        from bgtools.engine.evaluation import default_evaluator
+        from bgtools.engine.evaluation import default_evaluator, evaluator_setting
         from bgtools.engine.met import load_met
 
         self.ev = evaluator or default_evaluator()
+        if not settings.prune and getattr(self.ev, "prune", None) is not None:
+            self.ev = copy.copy(self.ev)
+            self.ev.prune = None  # type: ignore[attr-defined]
         self.s = settings
         self.cache = cache
         self.met = load_met()
         self.pre, self.post = self.met.pre, self.met.post
         self._cube = _cube
         self._out = np.zeros(4, np.float64)
-        self.ev_name = f"{self.ev.name} {self.ev.version}"
+        self.ev_name = evaluator_setting(self.ev)
         self._memo: dict[tuple[int, bytes], np.ndarray] = {}
 
     # -- evaluation with the cache --------------------------------------------------

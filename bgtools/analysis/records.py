@@ -82,6 +82,9 @@ class AnalysisSettings:
     luck_ply: int = 0
     close_cube: float = 0.16
     max_candidates: int = 8
+    #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
+    #: (:mod:`bgtools.engine.prune`); False: the full net values every reply
+    prune: bool = True
 
     def __post_init__(self) -> None:
         if not 0 <= self.ply <= 3:

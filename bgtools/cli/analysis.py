@@ -78,6 +78,8 @@ def annotate(
     ply: Annotated[int, typer.Option("--ply", help=PLY_HELP)] = 2,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Analyse files in N processes (0 = one per CPU).")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or fill the evaluation cache.")] = False,
+    no_prune: Annotated[bool, typer.Option("--no-prune", help="Value every reply with the full net inside the "
+                                           "search (slower), not only those the pruning net ranks first.")] = False,
     all_rows: Annotated[bool, typer.Option("--all", help="JSON lines also for forced plays and clear cube "
                                            "positions.")] = False,
     dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help="Address of a dask.distributed "
@@ -127,7 +129,7 @@ def annotate(
             raise fail(f"{outdir}: cannot create the folder: {os_message(e)}")
         if not os.access(outdir, os.W_OK | os.X_OK):
             raise fail(f"{outdir}: cannot write: permission denied")
-    settings = AnalysisSettings(ply=ply)
+    settings = AnalysisSettings(ply=ply, prune=not no_prune)
     tasks: list[tuple] = []
     seen: dict[tuple, int] = {}
     for f in files:

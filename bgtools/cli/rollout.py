@@ -109,6 +109,8 @@ def rollout(
     beavers: Annotated[Optional[bool], typer.Option("--beavers/--no-beavers", help="Money: beavers allowed (the "
                                                     "cube action's words; rollouts take a beaver as a take); "
                                                     "default: on.")] = None,
+    no_prune: Annotated[bool, typer.Option("--no-prune", help="The net values every play of every roll (slower), "
+                                           "not only the few the pruning net ranks first.")] = False,
 ) -> None:
     """Roll out positions: probabilities, cubeless/cubeful equity and match winning chances, with standard errors."""
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
@@ -131,7 +133,8 @@ def rollout(
             raise fail("--dask needs dask.distributed: pip install 'bgtools[dask]'")
     try:
         settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
-                                   variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers)
+                                   variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers,
+                                   pruning=not no_prune)
         batch = Batch.load(ids or [], input, jacoby, beavers)
         net = load_weights(weights)
         run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force)

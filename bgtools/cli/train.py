@@ -13,7 +13,8 @@ from bgtools.cli.common import fail, os_message, resolve_jobs
 
 
 train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
-                        "of the supervised pipeline (selfplay, label, deepen, fit, duel; see docs/training.md).")
+                        "of the supervised pipeline (selfplay, label, deepen, fit, duel; see docs/training.md), or the pruning "
+                        "net (prune).")
 
 
 @train_app.callback(invoke_without_command=True)
@@ -221,3 +222,22 @@ def duel(
     if games < 2 or ply not in (0, 1):
         raise fail("--games must be 2 or more and --ply 0 or 1")
     _stage(run_duel, run, DuelConfig(a=a, b=b, games=games, seed=seed, ply=ply))
+
+
+@train_app.command("prune")
+def prune(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
+                                                   help="The main net to rank like (default: the shipped one).")] = None,
+    hidden: Annotated[int, typer.Option("--hidden", help="Hidden units of the pruning net.")] = 64,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the plays.")] = 8,
+    rolls: Annotated[int, typer.Option("--rolls", help="Rolls drawn per position; every play of each is used.")] = 3,
+    keep: Annotated[int, typer.Option("--keep", help="Plays per roll the full net values after pruning.")] = 6,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the rolls drawn, the held-out split and the fit.")] = 1,
+) -> None:
+    """The pruning net: a tiny net fitted to rank the plays of a roll as the main net does
+    (from this run's self-play positions, data/positions.npz); writes prune.npz."""
+    from bgtools.training.pipeline import PruneConfig, run_prune
+
+    _stage(run_prune, run, PruneConfig(weights=weights, hidden=hidden, epochs=epochs, rolls=rolls, keep=keep,
+                                       seed=seed))

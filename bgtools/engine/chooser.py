@@ -6,6 +6,8 @@ optionally the bear-off databases (finished games are always scored exactly; wit
 with both sides home the one-sided combination), and the search:
 
 * 0 ply: the play after which the opponent's position (he is on roll) is worst for him;
+  with a pruning net (``pkeep`` > 0, :mod:`bgtools.engine.prune`) only the ``pkeep`` plays it
+  ranks first are valued by the net (the same in the replies at 1 ply);
 * 1 ply: the ``prune`` best plays by 0 ply are valued by the opponent's 21 rolls, each
   answered by his best 0-ply play, averaged in the order of ``rolls``; the best average
   wins (ties to the better 0-ply play).
@@ -28,9 +30,10 @@ from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, new_mo
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
+from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_sibling_value
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "exact_value", "GNUBG_ROLLS",
+           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "keep_plays", "exact_value", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
 #: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
@@ -49,6 +52,8 @@ class Chooser(NamedTuple):
     stable: bool  #: stable sort of the 1-ply candidates (else Numba's quicksort)
     rolls: np.ndarray  #: int64[21, 2] the opponent's rolls at 1 ply, in the order they are summed
     weights: np.ndarray  #: float64[21] their chances
+    pnet: PruneNet  #: the pruning net (a stand-in when ``pkeep`` is 0)
+    pkeep: int  #: plays per roll the net values after pruning; 0: no pruning, the net values all
 
 
 class ChooserBuffers(NamedTuple):
@@ -62,16 +67,23 @@ class ChooserBuffers(NamedTuple):
     p: np.ndarray  #: float64[5]
     e0: np.ndarray  #: float64[MAX_PLAYS] 0-ply equities of our plays (1 ply)
     base: IncBase  #: the base of the siblings being valued (incremental evaluation)
+    pv: np.ndarray  #: float64[MAX_PLAYS] the pruning net's values of the plays of a roll
+    top: np.ndarray  #: int64[MAX_PLAYS] the plays kept after pruning (all, without)
+    ph: np.ndarray  #: float32[PRUNE_MAX_HIDDEN] the pruning net's hidden layer
+    pbase: np.ndarray  #: float32[PRUNE_MAX_HIDDEN] that of the siblings' base
 
 
 def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.BearoffTables] = None,
                  stable: bool = True, rolls: Optional[np.ndarray] = None,
-                 weights: Optional[np.ndarray] = None) -> Chooser:
+                 weights: Optional[np.ndarray] = None, pruning: Optional[Pruning] = None) -> Chooser:
     """A :class:`Chooser` for ``net``; ``tables`` None: no bear-off databases.
-    ``rolls``/``weights`` default to gnubg's order of the 21 rolls."""
+    ``rolls``/``weights`` default to gnubg's order of the 21 rolls; ``pruning`` (None: none)
+    the pruning net and how many plays per roll it keeps for the net."""
     use = tables is not None
+    pnet, pkeep = (no_pruning(), 0) if pruning is None else (pruning.net, int(pruning.keep))
     return Chooser(Net(*net), tables if tables is not None else _bo.empty_tables(), use, int(ply), int(prune), bool(stable),
-                   GNUBG_ROLLS if rolls is None else rolls, GNUBG_ROLL_WEIGHTS if weights is None else weights)
+                   GNUBG_ROLLS if rolls is None else rolls, GNUBG_ROLL_WEIGHTS if weights is None else weights,
+                   pnet, pkeep)
 
 
 @nb.njit(cache=True)
@@ -79,7 +91,8 @@ def new_chooser_buffers(net):
     """Fresh :class:`ChooserBuffers` for ``net`` (callable from Python and from Numba code)."""
     return ChooserBuffers(new_move_buffers(), new_move_buffers(), new_eval_buffers(net), np.zeros((2, 25), np.int8),
                           np.zeros((2, 25), np.int8), np.zeros(5, np.float64), np.zeros(MAX_PLAYS, np.float64),
-                          new_inc_base(net))
+                          new_inc_base(net), np.zeros(MAX_PLAYS, np.float64), np.zeros(MAX_PLAYS, np.int64),
+                          np.zeros(PRUNE_MAX_HIDDEN, np.float32), np.zeros(PRUNE_MAX_HIDDEN, np.float32))
 
 
 @nb.njit(cache=True, inline="always")
@@ -138,6 +151,29 @@ def sibling_value(board, ch, buf, out) -> None:
         net_probs_inc(board, ch.net, buf.ev, buf.base, out)
 
 
+@nb.njit(cache=True, inline="always")
+def keep_plays(base_board, boards, n, ch, buf, base_ready: bool) -> int:
+    """The plays of a roll (``boards[:n]``, the mover as ``[1]``) the net is to value, into
+    ``buf.top`` in increasing order; returns how many.  Without pruning all of them; with it
+    (``ch.pkeep``) the ``pkeep`` whose position (turned round: the opponent on roll) the
+    pruning net values lowest for him, each valued from ``base_board`` (laid out as those
+    positions; its hidden layer is in ``buf.pbase`` already when ``base_ready``).  Where the
+    bear-off databases value the plays (``ch.bearoff``; a board inside them has all its
+    plays inside), all of them: exact values are cheap, and the best is then found for sure."""
+    top = buf.top
+    if ch.pkeep == 0 or n <= ch.pkeep or (ch.bearoff and (_bo.in_two_sided(base_board) or (
+            _bo.in_one_sided(base_board[0]) and _bo.in_one_sided(base_board[1])))):
+        for i in range(n):
+            top[i] = i
+        return n
+    if not base_ready:
+        prune_base(base_board, ch.pnet, buf.pbase)
+    for i in range(n):
+        swap_into(boards[i], buf.sw)
+        buf.pv[i] = prune_sibling_value(buf.sw, base_board, buf.pbase, ch.pnet, buf.ph, buf.p)
+    return prune_keep(buf.pv, n, ch.pkeep, top)
+
+
 @nb.njit(cache=True)
 def choose0(board, d1, d2, ch, buf, best_p) -> int:
     """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
@@ -152,8 +188,10 @@ def choose0(board, d1, d2, ch, buf, best_p) -> int:
     best_e = -1e300
     p = buf.p
     swap_into(board, buf.opp)
-    set_siblings(buf.opp, ch, buf, n)
-    for i in range(n):
+    k = keep_plays(buf.opp, buf.mine.boards, n, ch, buf, False)
+    set_siblings(buf.opp, ch, buf, k)
+    for j in range(k):
+        i = buf.top[j]
         swap_into(buf.mine.boards[i], buf.sw)
         sibling_value(buf.sw, ch, buf, p)
         e = -equity_from_probs(p)
@@ -178,6 +216,8 @@ def reply_value(after, ch, buf) -> float:
         return -equity_from_probs(p)
     tot = 0.0
     set_siblings(after, ch, buf, 3)  # every reply is a sibling of ``after`` (we are [1] in both)
+    if ch.pkeep > 0:
+        prune_base(after, ch.pnet, buf.pbase)
     for r in range(21):
         n = generate_boards(opp, ch.rolls[r, 0], ch.rolls[r, 1], buf.replies)
         if n == 0:
@@ -187,8 +227,9 @@ def reply_value(after, ch, buf) -> float:
             tot += ch.weights[r] * equity_from_probs(p)
             continue
         worst = 1e300
-        for i in range(n):
-            swap_into(buf.replies.boards[i], sw)
+        k = keep_plays(after, buf.replies.boards, n, ch, buf, True)
+        for j in range(k):
+            swap_into(buf.replies.boards[buf.top[j]], sw)
             sibling_value(sw, ch, buf, p)
             e = equity_from_probs(p)  # our equity, we are on roll
             if e < worst:

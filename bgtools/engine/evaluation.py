@@ -31,6 +31,9 @@ from bgtools.engine import bearoff as _bo
 from bgtools.core.movegen import Play, generate, new_move_buffers
 from bgtools.core.movegen import is_contact as _is_contact
 from bgtools.engine.nn import game_over_probs as _game_over  # finished games scored exactly
+from bgtools.engine.incremental import evaluate_siblings
+from bgtools.engine.nn import NeuralEvaluator, load_default_network
+from bgtools.engine.prune import load_default_pruning, prune_children_values, prune_select
 from bgtools.core.position import Position
 
 __all__ = [
@@ -309,23 +312,32 @@ _DEFAULT: Evaluator | None = None
 
 
 def default_evaluator() -> Evaluator:
-    """The shipped neural network when there is one, else :class:`HeuristicEvaluator`."""
+    """The shipped neural network when there is one (with the shipped pruning net, when
+    there is one, as its ``prune``), else :class:`HeuristicEvaluator`."""
     global _DEFAULT
     if _DEFAULT is None:
-        net = None
-        try:
-            from bgtools.engine.nn import load_default_network
-
-            net = load_default_network()
-        except ImportError:
-            net = None
+        net = load_default_network()
+        if net is not None:
+            net.prune = load_default_pruning()
         _DEFAULT = net if net is not None else HeuristicEvaluator()
     return _DEFAULT
 
 
+def evaluator_setting(ev: Evaluator) -> str:
+    """What names an evaluator's values (in a cache key): its name and version, and its
+    pruning (:attr:`~bgtools.engine.prune.Pruning.tag`) when it has one."""
+    pruning = getattr(ev, "prune", None)
+    return f"{ev.name} {ev.version}" + (f" {pruning.tag}" if pruning is not None else "")
+
+
 # ----------------------------------------------------------------------------- static values
-def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None) -> np.ndarray:
-    """0-ply float64[n, 5]: exact where known (games over, bear-off databases), else the evaluator."""
+def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, siblings_of=None) -> np.ndarray:
+    """0-ply float64[n, 5]: exact where known (games over, bear-off databases), else the evaluator.
+
+    ``siblings_of``: ``(parents, parent_of)`` when the boards are plays of a few positions
+    (``parents``, laid out as the boards are, ``parent_of[i]`` the parent of board ``i``, not
+    decreasing): our net then values each from its parent's first layer
+    (:func:`bgtools.engine.incremental.evaluate_siblings`; equal to float32 rounding)."""
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     db = _bo.load_databases()
@@ -333,7 +345,12 @@ def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None) -> np.n
     kind = _exact_kernel(b, db.tables(), out)
     need = np.flatnonzero(kind == 0)
     if need.size:
-        out[need] = ev.evaluate_boards(b[need])
+        if siblings_of is not None and isinstance(ev, NeuralEvaluator):
+            parents, parent_of = siblings_of
+            out[need] = evaluate_siblings(np.ascontiguousarray(parents, np.int8), b[need], parent_of[need],
+                                          ev.weights.arrays())
+        else:
+            out[need] = ev.evaluate_boards(b[need])
     return out
 
 
@@ -435,7 +452,12 @@ def _average_over_rolls(child_probs, n):
 
 
 def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None) -> np.ndarray:
-    """float64[n, 5] at ``ply`` (0, 1, 2, ...) for int8[n, 2, 25] boards (``[1]`` on roll)."""
+    """float64[n, 5] at ``ply`` (0, 1, 2, ...) for int8[n, 2, 25] boards (``[1]`` on roll).
+
+    At each level the opponent answers every roll with his best play by 0 ply; when the
+    evaluator carries a :class:`~bgtools.engine.prune.Pruning` (``evaluator.prune``, as the
+    shipped net does), only the plays of each roll that its pruning net ranks first are
+    valued by the evaluator to find that best play."""
     if ply < 0:
         raise ValueError(f"ply must be 0 or more, not {ply}")
     ev = evaluator or default_evaluator()
@@ -450,7 +472,13 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
     if live.size == 0:
         return out
     children, offsets = expand_children(b[live])
-    p0 = static_probs(children, ev)
+    pruning = getattr(ev, "prune", None)
+    if pruning is not None:  # the full net values only the plays of each roll the pruning net ranks first
+        values = prune_children_values(b[live], children, offsets, pruning.net)
+        sel, offsets = prune_select(values, offsets, pruning.keep)
+        children = children[sel]
+    counts = offsets[21::21] - offsets[:-1:21]  # children per board
+    p0 = static_probs(children, ev, (b[live][:, ::-1], np.repeat(np.arange(live.size), counts)))
     best = best_children(equity(p0), offsets)
     chosen = p0[best] if ply == 1 else evaluate_boards(children[best], ply - 1, ev)
     out[live] = _average_over_rolls(chosen, live.size)

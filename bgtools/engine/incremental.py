@@ -20,9 +20,9 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine.features import MAX_INPUTS, encode
-from bgtools.engine.nn import first_layer, hidden_out, make_consistent
+from bgtools.engine.nn import first_layer, hidden_out, make_consistent, new_eval_buffers
 
-__all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc"]
+__all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc", "evaluate_siblings"]
 
 
 class IncBase(NamedTuple):
@@ -84,3 +84,25 @@ def net_probs_inc(board, net, ev, base, out) -> int:
         out[o] = ev.y[o]
     make_consistent(out)
     return c
+
+
+@nb.njit(cache=True)
+def evaluate_siblings(parents, boards, parent_of, net):
+    """float64[n, 5]: the net's outputs for ``boards`` (``[1]`` on roll, games not over),
+    each updated from its parent ``parents[parent_of[i]]`` (a board not over, laid out as
+    the siblings are: the same player on roll) with :func:`net_probs_inc`; the boards of a
+    parent come together (``parent_of`` does not decrease) so that each parent is encoded once."""
+    n = boards.shape[0]
+    res = np.empty((n, 5), np.float64)
+    ev = new_eval_buffers(net)
+    base = new_inc_base(net)
+    out = np.empty(5, np.float64)
+    cur = -1
+    for i in range(n):
+        if parent_of[i] != cur:
+            cur = parent_of[i]
+            set_base(parents[cur], net, base)
+        net_probs_inc(boards[i], net, ev, base, out)
+        for o in range(5):
+            res[i, o] = out[o]
+    return res

@@ -19,12 +19,15 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numba as nb
 import numpy as np
 
 from bgtools.engine.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
+
+if TYPE_CHECKING:  # (prune imports this module)
+    from bgtools.engine.prune import Pruning
 
 __all__ = [
     "Weights",
@@ -332,10 +335,13 @@ class NeuralEvaluator:
     before his roll) and returns float64[n, 5] probabilities.
     """
 
-    def __init__(self, weights: Weights, name: str | None = None, version: str | None = None) -> None:
+    def __init__(self, weights: Weights, name: str | None = None, version: str | None = None,
+                 prune: "Pruning | None" = None) -> None:
         self.weights = weights
         self.name = name or weights.meta.get("name", "bgtools-nn")
         self.version = version or weights.meta.get("version", "nn-untrained")
+        #: the pruning net searches use with this net (:mod:`bgtools.engine.prune`), or None
+        self.prune = prune
 
     @classmethod
     def from_file(cls, path: str | Path) -> "NeuralEvaluator":

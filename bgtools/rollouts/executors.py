@@ -41,6 +41,15 @@ def _context(weights) -> tuple:
     return weights, db, met
 
 
+def _pruning():
+    """The shipped pruning net (loaded once per process), or None when none is shipped."""
+    if "pruning" not in _WORKER:
+        from bgtools.engine.prune import load_default_pruning
+
+        _WORKER["pruning"] = load_default_pruning()
+    return _WORKER["pruning"]
+
+
 def _init_worker(weights) -> None:
     _WORKER["weights"] = weights
 
@@ -55,7 +64,8 @@ def run_chunk(job: Job, settings: RolloutSettings, first: int, count: int, weigh
                          settings.cubeful)
     stakes = Stakes(job.money, am, ao, job.cube, job.owner, job.crawford, met.pre, met.post, job.jacoby and job.money,
                     job.first_cube)
-    ch = make_chooser(w.arrays(), settings.ply, settings.prune, db.tables())
+    ch = make_chooser(w.arrays(), settings.ply, settings.prune, db.tables(),
+                      pruning=_pruning() if settings.pruning else None)
     plies = rollout_kernel(job.board, first, count, spec, stakes, ch, sums, sumsq)
     return Partial(count, sums, sumsq, int(plies))
 

@@ -35,7 +35,8 @@ import numpy as np
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
-from bgtools.engine.chooser import choose, new_chooser_buffers, set_siblings, sibling_value, static_value, swap_into
+from bgtools.engine.chooser import (choose, keep_plays, new_chooser_buffers, set_siblings, sibling_value, static_value,
+                                   swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.met import mwc_after
 from bgtools.engine.nn import game_over_probs
@@ -132,8 +133,10 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     best = 0
     best_v = -1e300
     swap_into(b, buf.opp)
-    set_siblings(buf.opp, ch, buf, n)
-    for i in range(n):
+    k = keep_plays(buf.opp, mb.boards, n, ch, buf, False)
+    set_siblings(buf.opp, ch, buf, k)
+    for j in range(k):
+        i = buf.top[j]
         swap_into(mb.boards[i], sw)
         sibling_value(sw, ch, buf, p)
         v = _cf_after(p, sw, side, stakes, aw, cube, owner)

@@ -39,7 +39,9 @@ class RolloutError(BgtoolsError, ValueError):
 class RolloutSettings:
     """What a rollout does.  ``truncate``: stop after that many half-moves (0 = play to the
     end) and evaluate statically; ``bearoff_truncation``: stop once both sides fit the
-    two-sided bear-off database (exact there); ``prune``: candidates checked at 1 ply."""
+    two-sided bear-off database (exact there); ``prune``: candidates checked at 1 ply;
+    ``pruning``: the shipped pruning net ranks each roll's plays and the net values only the
+    best few (:mod:`bgtools.engine.prune`; False: the net values every play)."""
 
     trials: int = 1296
     seed: int = 1
@@ -49,6 +51,7 @@ class RolloutSettings:
     variance_reduction: bool = False
     bearoff_truncation: bool = True
     prune: int = 4
+    pruning: bool = True
     jacoby: Optional[bool] = None  #: money: the Jacoby rule (None: the position's match ID, else on)
     beavers: Optional[bool] = None  #: money: beavers allowed, for the cube action's words (None: on)
 
@@ -68,7 +71,8 @@ class RolloutSettings:
         """The settings as written into output records (resume compares these)."""
         return {"trials": self.trials, "seed": self.seed, "ply": self.ply, "cubeful": self.cubeful,
                 "truncate": self.truncate, "vr": self.variance_reduction,
-                "bearoff_truncation": self.bearoff_truncation, "jacoby": self.jacoby, "beavers": self.beavers}
+                "bearoff_truncation": self.bearoff_truncation, "jacoby": self.jacoby, "beavers": self.beavers,
+                "pruning": self.pruning}
 
     def chunks(self) -> list[tuple[int, int]]:
         """(first trial, count) of each unit of work, in merge order."""

@@ -17,6 +17,9 @@ deepen     data/labelled.npz, the labelling    data/deep/part-*.npz, data/deepen
 fit        data/labelled.npz (or deepened),    data/fit_ckpt.npz, fit.npz
            other runs' data sets, the start net
 duel       two nets                            duel.manifest.json (ppg, 95 % interval)
+prune      data/positions.npz, the main net    prune.npz (the pruning net), prune.log.csv
+           (its 0-ply values of every play
+           of a few rolls per position)
 =========  ==================================  =======================================
 
 ``weights`` fields are paths to ``.npz`` nets; None means the shipped net.
@@ -45,7 +48,7 @@ from bgtools.training.label import SELECTIONS, array_tag, disagreement, label_ch
 from bgtools.training.selfplay import selfplay_games
 
 __all__ = ["PipelineError", "SelfplayConfig", "LabelConfig", "DeepenConfig", "FitConfig", "DuelConfig",
-           "run_selfplay", "run_label", "run_deepen", "run_fit", "run_duel"]
+           "PruneConfig", "run_selfplay", "run_label", "run_deepen", "run_fit", "run_duel", "run_prune"]
 
 Echo = Optional[Callable[[str], None]]
 
@@ -107,6 +110,17 @@ class DuelConfig:
     games: int = 2_000
     seed: int = 1
     ply: int = 0
+
+
+@dataclass(frozen=True)
+class PruneConfig:
+    weights: Optional[str] = None  #: the main net whose 0-ply values the pruning net learns to rank
+    hidden: int = 64
+    epochs: int = 8
+    rolls: int = 3  #: rolls drawn per position (every play of each)
+    keep: int = 6  #: plays per roll the full net values after pruning (stored with the net)
+    val_frac: float = 0.05  #: share of the positions held out to measure the ranking
+    seed: int = 1
 
 
 def _weights_tag(path: Optional[str]) -> str:
@@ -327,3 +341,42 @@ def run_duel(run: str | Path, cfg: DuelConfig = DuelConfig(), echo: Echo = None)
     _say(echo, f"duel {a_path} vs {cfg.b or 'shipped'}: {r}")
     return write_manifest(run / "duel.manifest.json", "duel", asdict(cfg), t0, a=_weights_tag(a_path),
                           b=_weights_tag(cfg.b), result=r.to_dict())
+
+
+def run_prune(run: str | Path, cfg: PruneConfig = PruneConfig(), echo: Echo = None) -> dict:
+    """Fit the pruning net (:mod:`bgtools.training.prunefit`) to the plays of this run's
+    self-play positions as the main net values them; write ``prune.npz`` and the ranking
+    of the held-out positions' plays in the manifest.  Seeded: run again, the same net."""
+    from bgtools.engine.nn import NeuralEvaluator
+    from bgtools.training.prunefit import PruneFitSettings, fit_prune, prune_dataset, ranking_report
+
+    run = Path(run)
+    t0 = time.time()
+    if cfg.hidden < 1 or cfg.epochs < 1 or not 1 <= cfg.rolls <= 21 or cfg.keep < 1 or not 0 < cfg.val_frac < 1:
+        raise PipelineError("prune: --hidden, --epochs and --keep must be positive, --rolls 1 to 21, "
+                            "the held-out share between 0 and 1")
+    src = run / "data" / "positions.npz"
+    if not src.is_file():
+        raise PipelineError(f"{src}: no positions; run the selfplay stage first")
+    boards = load_npz(src, "boards")["boards"]
+    order = np.random.default_rng(cfg.seed).permutation(boards.shape[0])
+    n_val = max(1, int(round(cfg.val_frac * boards.shape[0])))
+    ev = NeuralEvaluator(load_weights(cfg.weights))
+    _say(echo, f"prune: the plays of {cfg.rolls} rolls of {boards.shape[0]} positions, valued by the main net")
+    train = prune_dataset(boards[np.sort(order[n_val:])], ev, cfg.rolls, seed=cfg.seed)
+    val = prune_dataset(boards[np.sort(order[:n_val])], ev, cfg.rolls, seed=cfg.seed + 1)
+    (run / "prune.log.csv").unlink(missing_ok=True)
+
+    def log(row: dict) -> None:
+        append_log(run / "prune.log.csv", row)
+        _say(echo, "prune fit " + ", ".join(f"{k} {v:.5g}" for k, v in row.items()))
+
+    meta = {"name": "bgtools-prune", "version": f"{run.name}-prune", "main_net": _weights_tag(cfg.weights)}
+    pr = fit_prune(train, PruneFitSettings(hidden=cfg.hidden, epochs=cfg.epochs, seed=cfg.seed), log, meta)
+    pr = pr.with_keep(cfg.keep)
+    report = ranking_report(pr, val)
+    pr.save(run / "prune.npz")
+    _say(echo, "prune: best play kept " + ", ".join(f"{k[4:]}: {v['found']:.3f}" for k, v in report.items()
+                                                   if k.startswith("keep")))
+    return write_manifest(run / "prune.manifest.json", "prune", asdict(cfg), t0, plays=int(train.boards.shape[0]),
+                          rolls=train.groups, held_out=report, weights=_weights_tag(str(run / "prune.npz")))

@@ -1,0 +1,344 @@
+"""The pruning net: a tiny net that ranks the candidate plays of a roll so that the full
+net (:mod:`bgtools.engine.nn`) values only the best few.
+
+Inside a search (the replies of every roll at 1 and 2 ply, :func:`bgtools.engine.evaluation.evaluate_boards`)
+most of the time goes to valuing with the full net every play of every roll, only to keep
+the best one per roll.  The pruning net sees only the raw board (per side 25 slots x 4 units
+in the cumulative form of :mod:`bgtools.engine.features` and the checkers off, 202 inputs,
+no hand-made features), has one ReLU hidden layer of a few units and one linear output,
+the cubeless money equity of the player on roll.  Its hidden layer is summed from the rows of
+the occupied points only, so a board costs a few hundred additions.  It is trained by our
+own pipeline to give the main net's 0-ply equities (:mod:`bgtools.training.prunefit`),
+never from another program's numbers.
+
+:class:`Pruning` (the net and how many plays per roll it keeps) is what an evaluator carries
+(``evaluator.prune``) for :func:`bgtools.engine.evaluation.evaluate_boards` to use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import NamedTuple, Optional
+
+import numba as nb
+import numpy as np
+
+from bgtools.engine.nn import equity_from_probs, game_over_probs
+
+__all__ = ["PRUNE_INPUTS", "PRUNE_SIDE", "PruneNet", "Pruning", "prune_inputs", "prune_value", "prune_values",
+           "prune_children_values", "prune_base", "prune_sibling_value", "prune_keep", "prune_select",
+           "PRUNE_MAX_HIDDEN", "no_pruning", "load_default_pruning", "DEFAULT_PRUNE_WEIGHTS", "DEFAULT_KEEP"]
+
+#: inputs per side: 25 slots (24 points and the bar) x 4 units, then checkers off / 15
+PRUNE_SIDE = 101
+PRUNE_INPUTS = 2 * PRUNE_SIDE
+DEFAULT_PRUNE_WEIGHTS = "prune_weights.npz"
+#: plays per roll the full net values after pruning
+DEFAULT_KEEP = 6
+#: the most hidden units a pruning net may have (the move chooser's scratch is this long)
+PRUNE_MAX_HIDDEN = 256
+
+
+class PruneNet(NamedTuple):
+    """The pruning net's layers as the kernels take them."""
+
+    W1: np.ndarray  #: float32[PRUNE_INPUTS, hidden] (C order: one input's weights contiguous)
+    b1: np.ndarray  #: float32[hidden]
+    w2: np.ndarray  #: float32[hidden]
+    b2: np.ndarray  #: float32[1]
+
+
+@dataclass(frozen=True)
+class Pruning:
+    """A pruning net and the plays per roll kept for the full net (``keep``); ``meta``:
+    name, version, training figures."""
+
+    net: PruneNet
+    keep: int = DEFAULT_KEEP
+    meta: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def tag(self) -> str:
+        """What names this pruning in a cache key: its version (or a digest of its weights) and ``keep``."""
+        v = self.meta.get("version") or hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes()
+                                                                for a in self.net)).hexdigest()[:12]
+        return f"prune={v}/{self.keep}"
+
+    def save(self, path: str | Path) -> None:
+        import json
+
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, W1=self.net.W1, b1=self.net.b1, w2=self.net.w2, b2=self.net.b2,
+                            keep=np.array(self.keep), meta=np.array(json.dumps(self.meta)))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path_or_file, keep: Optional[int] = None) -> "Pruning":
+        import json
+
+        with np.load(path_or_file, allow_pickle=False) as z:
+            net = PruneNet(*(np.ascontiguousarray(z[k], np.float32) for k in ("W1", "b1", "w2", "b2")))
+            k = int(z["keep"]) if keep is None else keep
+            meta = json.loads(str(z["meta"]))
+        if net.W1.shape[0] != PRUNE_INPUTS or net.W1.shape[1] != net.b1.shape[0] != net.w2.shape[0] \
+                or net.b2.shape != (1,):
+            raise ValueError(f"not a pruning net: layers {[a.shape for a in net]}")
+        if k < 1:
+            raise ValueError(f"keep must be 1 or more, not {k}")
+        if net.W1.shape[1] > PRUNE_MAX_HIDDEN:
+            raise ValueError(f"a pruning net has at most {PRUNE_MAX_HIDDEN} hidden units, not {net.W1.shape[1]}")
+        return cls(net, k, meta)
+
+    def with_keep(self, keep: int) -> "Pruning":
+        if keep < 1:
+            raise ValueError(f"keep must be 1 or more, not {keep}")
+        return Pruning(self.net, keep, self.meta)
+
+
+def no_pruning() -> PruneNet:
+    """A stand-in net for kernels that take one when no pruning is wanted (one hidden unit)."""
+    z = np.zeros
+    return PruneNet(z((PRUNE_INPUTS, 1), np.float32), z(1, np.float32), z(1, np.float32), z(1, np.float32))
+
+
+def load_default_pruning() -> Optional[Pruning]:
+    """The shipped pruning net in ``bgtools/data/``, or None when none is shipped."""
+    res = resources.files("bgtools.data").joinpath(DEFAULT_PRUNE_WEIGHTS)
+    if not res.is_file():
+        return None
+    with res.open("rb") as f:
+        return Pruning.load(f)
+
+
+@nb.njit(cache=True)
+def prune_inputs(boards):
+    """float32[n, PRUNE_INPUTS]: the inputs the pruning net sees (for training and tests;
+    the kernels below never build them), on-roll side (``[1]``) first."""
+    n = boards.shape[0]
+    x = np.zeros((n, PRUNE_INPUTS), np.float32)
+    for i in range(n):
+        for s in range(2):
+            side = boards[i, 1 - s]
+            base = s * PRUNE_SIDE
+            on = 0
+            for p in range(25):
+                c = side[p]
+                on += c
+                k = base + 4 * p
+                if c >= 1:
+                    x[i, k] = 1.0
+                if c >= 2:
+                    x[i, k + 1] = 1.0
+                if c >= 3:
+                    x[i, k + 2] = 1.0
+                if c > 3:
+                    x[i, k + 3] = (c - 3) * 0.5
+            x[i, base + 100] = (15 - on) / 15.0
+    return x
+
+
+@nb.njit(cache=True, inline="always")
+def _add_side(side, base, W1, h) -> None:
+    nh = W1.shape[1]
+    on = 0
+    for p in range(25):
+        c = side[p]
+        if c == 0:
+            continue
+        on += c
+        k = base + 4 * p
+        for j in range(nh):
+            h[j] += W1[k, j]
+        if c >= 2:
+            for j in range(nh):
+                h[j] += W1[k + 1, j]
+            if c >= 3:
+                for j in range(nh):
+                    h[j] += W1[k + 2, j]
+                if c > 3:
+                    f = np.float32((c - 3) * 0.5)
+                    for j in range(nh):
+                        h[j] += f * W1[k + 3, j]
+    if on < 15:
+        f = np.float32((15 - on) / 15.0)
+        for j in range(nh):
+            h[j] += f * W1[base + 100, j]
+
+
+@nb.njit(cache=True, fastmath=True)
+def _relu_out(h, net) -> float:
+    """The output from the hidden pre-activations ``h`` (called, not inlined, to keep its
+    fastmath flags: the sum may be reordered, and vectorised)."""
+    v = np.float32(0.0)
+    for j in range(net.w2.shape[0]):
+        v += net.w2[j] * max(h[j], np.float32(0.0))
+    return float(v + net.b2[0])
+
+
+@nb.njit(cache=True)
+def prune_value(board, net, h, out) -> float:
+    """The pruning net's equity for ``board[1]`` on roll (exact for a finished game);
+    ``h`` float32[hidden] and ``out`` float64[5] are scratch."""
+    if game_over_probs(board, out):
+        return equity_from_probs(out)
+    W1 = net.W1
+    for j in range(W1.shape[1]):
+        h[j] = net.b1[j]
+    _add_side(board[1], 0, W1, h)
+    _add_side(board[0], PRUNE_SIDE, W1, h)
+    return _relu_out(h, net)
+
+
+@nb.njit(cache=True)
+def prune_values(boards, net):
+    """float64[n]: :func:`prune_value` of each board."""
+    n = boards.shape[0]
+    res = np.empty(n, np.float64)
+    h = np.empty(net.b1.shape[0], np.float32)
+    out = np.empty(5, np.float64)
+    for i in range(n):
+        res[i] = prune_value(boards[i], net, h, out)
+    return res
+
+
+@nb.njit(cache=True, inline="always")
+def _add_slot(W1, k, old, new, h) -> None:
+    """Add to ``h`` the change of one slot's four units (rows ``k..k+3``) from ``old`` to ``new`` checkers."""
+    nh = W1.shape[1]
+    for u in range(3):
+        a = 1 if old > u else 0
+        b = 1 if new > u else 0
+        if a != b:
+            f = np.float32(b - a)
+            for j in range(nh):
+                h[j] += f * W1[k + u, j]
+    a4 = (old - 3) * 0.5 if old > 3 else 0.0
+    b4 = (new - 3) * 0.5 if new > 3 else 0.0
+    if a4 != b4:
+        f = np.float32(b4 - a4)
+        for j in range(nh):
+            h[j] += f * W1[k + 3, j]
+
+
+@nb.njit(cache=True, inline="always")
+def prune_base(board, net, base) -> None:
+    """The hidden pre-activations of ``board`` (``[1]`` on roll) into ``base``: the base of
+    :func:`prune_sibling_value` for boards laid out as it is."""
+    W1 = net.W1
+    for j in range(W1.shape[1]):
+        base[j] = net.b1[j]
+    _add_side(board[1], 0, W1, base)
+    _add_side(board[0], PRUNE_SIDE, W1, base)
+
+
+@nb.njit(cache=True, inline="always")
+def prune_sibling_value(board, base_board, base, net, h, out) -> float:
+    """:func:`prune_value` of ``board``, summed from the hidden layer ``base`` of
+    ``base_board`` (:func:`prune_base`; the same player on roll, a game not over) by the
+    rows of the slots whose counts differ: a play changes a few points, so this costs a
+    fraction of a whole board.  Equal to :func:`prune_value` to float32 rounding."""
+    W1 = net.W1
+    nh = W1.shape[1]
+    for j in range(nh):
+        h[j] = base[j]
+    n1 = 0
+    n0 = 0
+    b1 = 0
+    b0 = 0
+    for p in range(25):
+        a, b = base_board[1, p], board[1, p]
+        b1 += a
+        n1 += b
+        if a != b:
+            _add_slot(W1, 4 * p, a, b, h)
+        a, b = base_board[0, p], board[0, p]
+        b0 += a
+        n0 += b
+        if a != b:
+            _add_slot(W1, PRUNE_SIDE + 4 * p, a, b, h)
+    if n0 == 0 or n1 == 0:  # the game is over: its exact value
+        game_over_probs(board, out)
+        return equity_from_probs(out)
+    if n1 != b1:
+        f = np.float32((b1 - n1) / 15.0)  # checkers off: (15 - n1) / 15 less (15 - b1) / 15
+        for j in range(nh):
+            h[j] += f * W1[100, j]
+    if n0 != b0:
+        f = np.float32((b0 - n0) / 15.0)
+        for j in range(nh):
+            h[j] += f * W1[PRUNE_SIDE + 100, j]
+    return _relu_out(h, net)
+
+
+@nb.njit(cache=True)
+def prune_children_values(boards, children, offsets, net):
+    """:func:`prune_value` of ``children`` as :func:`bgtools.engine.evaluation.expand_children`
+    lays them out (the plays of roll ``r`` of board ``i`` are ``offsets[i*21+r]:offsets[i*21+r+1]``),
+    each by :func:`prune_sibling_value` from its board turned round (as the children are)."""
+    n = boards.shape[0]
+    res = np.empty(children.shape[0], np.float64)
+    nh = net.b1.shape[0]
+    base = np.empty(nh, np.float32)
+    h = np.empty(nh, np.float32)
+    out = np.empty(5, np.float64)
+    turned = np.empty((2, 25), np.int8)
+    for i in range(n):
+        lo, hi = offsets[i * 21], offsets[i * 21 + 21]
+        if hi == lo:
+            continue
+        for p in range(25):
+            turned[0, p] = boards[i, 1, p]
+            turned[1, p] = boards[i, 0, p]
+        prune_base(turned, net, base)
+        for c in range(lo, hi):
+            res[c] = prune_sibling_value(children[c], turned, base, net, h, out)
+    return res
+
+
+@nb.njit(cache=True, inline="always")
+def prune_keep(values, n, keep, top) -> int:
+    """The ``keep`` of ``values[:n]`` that are lowest (ties to the earlier) into ``top``, in
+    increasing index order; all ``n`` when there are no more.  Returns how many."""
+    if n <= keep:
+        for i in range(n):
+            top[i] = i
+        return n
+    t = 0
+    for c in range(n):
+        v = values[c]
+        if t == keep and v >= values[top[t - 1]]:
+            continue
+        q = t if t < keep else keep - 1
+        while q > 0 and values[top[q - 1]] > v:
+            top[q] = top[q - 1]
+            q -= 1
+        top[q] = c
+        if t < keep:
+            t += 1
+    top[:t].sort()
+    return t
+
+
+@nb.njit(cache=True)
+def prune_select(values, offsets, keep):
+    """Per group ``offsets[g]:offsets[g + 1]`` of candidates (the plays of one roll, the
+    opponent on roll after each), the ``keep`` with the lowest ``values`` (the best plays
+    for the mover; ties to the earlier), in their original order.  Returns (indices
+    int64[m], group offsets int64[groups + 1] into them)."""
+    g = offsets.shape[0] - 1
+    sel = np.empty(offsets[g] - offsets[0], np.int64)
+    sel_off = np.zeros(g + 1, np.int64)
+    top = np.empty(max(1, int((offsets[1:] - offsets[:-1]).max())) if g else 1, np.int64)
+    m = 0
+    for j in range(g):
+        lo = offsets[j]
+        t = prune_keep(values[lo:offsets[j + 1]], offsets[j + 1] - lo, keep, top)
+        for q in range(t):
+            sel[m] = lo + top[q]
+            m += 1
+        sel_off[j + 1] = m
+    return sel[:m], sel_off
