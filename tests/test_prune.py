@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from bgtools.cli.app import app
 from bgtools.engine.evaluation import default_evaluator, evaluate_boards, evaluator_setting, expand_children
 from bgtools.engine.nn import NeuralEvaluator
-from bgtools.engine.prune import (PRUNE_INPUTS, PruneNet, Pruning, load_default_pruning, prune_children_values,
+from bgtools.engine.prune import (PRUNE_INPUTS, Pruning, make_prune_net, load_default_pruning, prune_children_values,
                                   prune_inputs, prune_select, prune_values)
 from bgtools.training import pipeline as pl
 from bgtools.training.prunefit import PruneData, PruneFitSettings, fit_prune, prune_dataset, ranking_report
@@ -28,11 +28,11 @@ def oracle():
         return np.array([json.loads(line)["board"] for line in fh], np.int8)
 
 
-def _random_net(hidden: int, seed: int) -> PruneNet:
+def _random_net(hidden: int, seed: int):
     rng = np.random.default_rng(seed)
-    return PruneNet(rng.standard_normal((PRUNE_INPUTS, hidden)).astype(np.float32) * 0.3,
-                    rng.standard_normal(hidden).astype(np.float32) * 0.1,
-                    rng.standard_normal(hidden).astype(np.float32) * 0.3, np.array([0.05], np.float32))
+    return make_prune_net(rng.standard_normal((PRUNE_INPUTS, hidden)).astype(np.float32) * 0.3,
+                          rng.standard_normal(hidden).astype(np.float32) * 0.1,
+                          rng.standard_normal(hidden).astype(np.float32) * 0.3, np.array([0.05], np.float32))
 
 
 def _live(boards):
@@ -66,6 +66,18 @@ def test_children_values_summed_from_their_board_equal_the_boards_own(oracle):
     assert (~_live(children)).any()
     np.testing.assert_allclose(prune_children_values(b, children, offsets, net), prune_values(children, net),
                                rtol=1e-4, atol=1e-4)
+
+
+def test_the_slot_table_is_the_sum_of_each_slots_units():
+    net = _random_net(5, 11)
+    x = np.zeros((1, 2, 25), np.int8)
+    for s, n in ((0, 1), (3, 2), (24, 3), (30, 7), (49, 15)):
+        b = x.copy()
+        b[0, 1 - s // 25, s % 25] = n  # slot s: the on-roll side ([1]) first
+        u = prune_inputs(b)[0]
+        u[100] = u[PRUNE_INPUTS // 2 + 100] = 0.0  # (checkers off are not in the table)
+        np.testing.assert_allclose(net.slots[s, n], u @ net.W1, rtol=1e-5, atol=1e-6)
+    assert not net.slots[:, 0].any()
 
 
 def test_prune_inputs_swap_with_the_board(oracle):

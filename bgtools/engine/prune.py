@@ -28,7 +28,7 @@ import numpy as np
 
 from bgtools.engine.nn import equity_from_probs, game_over_probs
 
-__all__ = ["PRUNE_INPUTS", "PRUNE_SIDE", "PruneNet", "Pruning", "prune_inputs", "prune_value", "prune_values",
+__all__ = ["PRUNE_INPUTS", "PRUNE_SIDE", "PruneNet", "make_prune_net", "Pruning", "prune_inputs", "prune_value", "prune_values",
            "prune_children_values", "prune_base", "prune_sibling_value", "prune_keep", "prune_select",
            "PRUNE_MAX_HIDDEN", "no_pruning", "load_default_pruning", "DEFAULT_PRUNE_WEIGHTS", "DEFAULT_KEEP"]
 
@@ -43,12 +43,27 @@ PRUNE_MAX_HIDDEN = 256
 
 
 class PruneNet(NamedTuple):
-    """The pruning net's layers as the kernels take them."""
+    """The pruning net's layers as the kernels take them (make one with :func:`make_prune_net`)."""
 
     W1: np.ndarray  #: float32[PRUNE_INPUTS, hidden] (C order: one input's weights contiguous)
     b1: np.ndarray  #: float32[hidden]
     w2: np.ndarray  #: float32[hidden]
     b2: np.ndarray  #: float32[1]
+    #: float32[50, 16, hidden]: what slot ``s`` (side ``s // 25``, point ``s % 25``) holding ``n``
+    #: checkers adds to the hidden layer (the sum of its four units' rows of ``W1``), so that a
+    #: changed slot costs two rows, read without building its units
+    slots: np.ndarray
+
+
+def make_prune_net(W1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> PruneNet:
+    """A :class:`PruneNet` from its layers (float32), its slot table computed from ``W1``."""
+    W1 = np.ascontiguousarray(W1, np.float32)
+    n = np.arange(16, dtype=np.float64)
+    units = np.stack([n >= 1, n >= 2, n >= 3, np.where(n > 3, (n - 3) * 0.5, 0.0)], axis=1)  # [16, 4]
+    rows = np.stack([W1[(s // 25) * PRUNE_SIDE + 4 * (s % 25):][:4] for s in range(50)]).astype(np.float64)
+    slots = np.einsum("nu,suh->snh", units, rows).astype(np.float32)
+    return PruneNet(W1, np.ascontiguousarray(b1, np.float32), np.ascontiguousarray(w2, np.float32),
+                    np.ascontiguousarray(b2, np.float32).reshape(1), np.ascontiguousarray(slots))
 
 
 @dataclass(frozen=True)
@@ -64,7 +79,7 @@ class Pruning:
     def tag(self) -> str:
         """What names this pruning in a cache key: its version (or a digest of its weights) and ``keep``."""
         v = self.meta.get("version") or hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes()
-                                                                for a in self.net)).hexdigest()[:12]
+                                                                for a in self.net[:4])).hexdigest()[:12]
         return f"prune={v}/{self.keep}"
 
     def save(self, path: str | Path) -> None:
@@ -81,12 +96,13 @@ class Pruning:
         import json
 
         with np.load(path_or_file, allow_pickle=False) as z:
-            net = PruneNet(*(np.ascontiguousarray(z[k], np.float32) for k in ("W1", "b1", "w2", "b2")))
+            W1, b1, w2, b2 = (np.asarray(z[k], np.float32) for k in ("W1", "b1", "w2", "b2"))
             k = int(z["keep"]) if keep is None else keep
             meta = json.loads(str(z["meta"]))
-        if net.W1.shape[0] != PRUNE_INPUTS or net.W1.shape[1] != net.b1.shape[0] != net.w2.shape[0] \
-                or net.b2.shape != (1,):
-            raise ValueError(f"not a pruning net: layers {[a.shape for a in net]}")
+        if W1.ndim != 2 or W1.shape[0] != PRUNE_INPUTS or not W1.shape[1] == b1.shape[0] == w2.shape[0] \
+                or b2.shape != (1,):
+            raise ValueError(f"not a pruning net: layers {[a.shape for a in (W1, b1, w2, b2)]}")
+        net = make_prune_net(W1, b1, w2, b2)
         if k < 1:
             raise ValueError(f"keep must be 1 or more, not {k}")
         if net.W1.shape[1] > PRUNE_MAX_HIDDEN:
@@ -102,7 +118,7 @@ class Pruning:
 def no_pruning() -> PruneNet:
     """A stand-in net for kernels that take one when no pruning is wanted (one hidden unit)."""
     z = np.zeros
-    return PruneNet(z((PRUNE_INPUTS, 1), np.float32), z(1, np.float32), z(1, np.float32), z(1, np.float32))
+    return make_prune_net(z((PRUNE_INPUTS, 1), np.float32), z(1, np.float32), z(1, np.float32), z(1, np.float32))
 
 
 def load_default_pruning() -> Optional[Pruning]:
@@ -142,31 +158,24 @@ def prune_inputs(boards):
 
 
 @nb.njit(cache=True, inline="always")
-def _add_side(side, base, W1, h) -> None:
-    nh = W1.shape[1]
+def _add_side(side, s0, net, h) -> None:
+    """Add the slots of ``side`` (slot numbers from ``s0``: 0 on roll, 25 the other side)
+    and its checkers off to ``h``."""
+    T = net.slots
+    nh = T.shape[2]
     on = 0
     for p in range(25):
         c = side[p]
         if c == 0:
             continue
         on += c
-        k = base + 4 * p
         for j in range(nh):
-            h[j] += W1[k, j]
-        if c >= 2:
-            for j in range(nh):
-                h[j] += W1[k + 1, j]
-            if c >= 3:
-                for j in range(nh):
-                    h[j] += W1[k + 2, j]
-                if c > 3:
-                    f = np.float32((c - 3) * 0.5)
-                    for j in range(nh):
-                        h[j] += f * W1[k + 3, j]
+            h[j] += T[s0 + p, c, j]
     if on < 15:
         f = np.float32((15 - on) / 15.0)
+        k = (s0 // 25) * PRUNE_SIDE + 100
         for j in range(nh):
-            h[j] += f * W1[base + 100, j]
+            h[j] += f * net.W1[k, j]
 
 
 @nb.njit(cache=True, fastmath=True)
@@ -182,14 +191,10 @@ def _relu_out(h, net) -> float:
 @nb.njit(cache=True)
 def prune_value(board, net, h, out) -> float:
     """The pruning net's equity for ``board[1]`` on roll (exact for a finished game);
-    ``h`` float32[hidden] and ``out`` float64[5] are scratch."""
+    ``h`` float32[at least hidden] and ``out`` float64[5] are scratch."""
     if game_over_probs(board, out):
         return equity_from_probs(out)
-    W1 = net.W1
-    for j in range(W1.shape[1]):
-        h[j] = net.b1[j]
-    _add_side(board[1], 0, W1, h)
-    _add_side(board[0], PRUNE_SIDE, W1, h)
+    prune_base(board, net, h)
     return _relu_out(h, net)
 
 
@@ -206,43 +211,24 @@ def prune_values(boards, net):
 
 
 @nb.njit(cache=True, inline="always")
-def _add_slot(W1, k, old, new, h) -> None:
-    """Add to ``h`` the change of one slot's four units (rows ``k..k+3``) from ``old`` to ``new`` checkers."""
-    nh = W1.shape[1]
-    for u in range(3):
-        a = 1 if old > u else 0
-        b = 1 if new > u else 0
-        if a != b:
-            f = np.float32(b - a)
-            for j in range(nh):
-                h[j] += f * W1[k + u, j]
-    a4 = (old - 3) * 0.5 if old > 3 else 0.0
-    b4 = (new - 3) * 0.5 if new > 3 else 0.0
-    if a4 != b4:
-        f = np.float32(b4 - a4)
-        for j in range(nh):
-            h[j] += f * W1[k + 3, j]
-
-
-@nb.njit(cache=True, inline="always")
 def prune_base(board, net, base) -> None:
     """The hidden pre-activations of ``board`` (``[1]`` on roll) into ``base``: the base of
     :func:`prune_sibling_value` for boards laid out as it is."""
-    W1 = net.W1
-    for j in range(W1.shape[1]):
+    for j in range(net.b1.shape[0]):
         base[j] = net.b1[j]
-    _add_side(board[1], 0, W1, base)
-    _add_side(board[0], PRUNE_SIDE, W1, base)
+    _add_side(board[1], 0, net, base)
+    _add_side(board[0], 25, net, base)
 
 
 @nb.njit(cache=True, inline="always")
 def prune_sibling_value(board, base_board, base, net, h, out) -> float:
     """:func:`prune_value` of ``board``, summed from the hidden layer ``base`` of
     ``base_board`` (:func:`prune_base`; the same player on roll, a game not over) by the
-    rows of the slots whose counts differ: a play changes a few points, so this costs a
-    fraction of a whole board.  Equal to :func:`prune_value` to float32 rounding."""
-    W1 = net.W1
-    nh = W1.shape[1]
+    slots whose counts differ (two rows of the slot table each): a play changes a few
+    points, so this costs a fraction of a whole board.  Equal to :func:`prune_value` to
+    float32 rounding."""
+    T = net.slots
+    nh = T.shape[2]
     for j in range(nh):
         h[j] = base[j]
     n1 = 0
@@ -254,15 +240,18 @@ def prune_sibling_value(board, base_board, base, net, h, out) -> float:
         b1 += a
         n1 += b
         if a != b:
-            _add_slot(W1, 4 * p, a, b, h)
+            for j in range(nh):
+                h[j] += T[p, b, j] - T[p, a, j]
         a, b = base_board[0, p], board[0, p]
         b0 += a
         n0 += b
         if a != b:
-            _add_slot(W1, PRUNE_SIDE + 4 * p, a, b, h)
+            for j in range(nh):
+                h[j] += T[25 + p, b, j] - T[25 + p, a, j]
     if n0 == 0 or n1 == 0:  # the game is over: its exact value
         game_over_probs(board, out)
         return equity_from_probs(out)
+    W1 = net.W1
     if n1 != b1:
         f = np.float32((b1 - n1) / 15.0)  # checkers off: (15 - n1) / 15 less (15 - b1) / 15
         for j in range(nh):

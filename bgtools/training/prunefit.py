@@ -21,7 +21,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from bgtools.engine.evaluation import Evaluator, equity, expand_children, static_probs
-from bgtools.engine.prune import PRUNE_INPUTS, PruneNet, Pruning, prune_inputs, prune_select, prune_values
+from bgtools.engine.prune import PRUNE_INPUTS, Pruning, make_prune_net, prune_inputs, prune_select, prune_values
 
 __all__ = ["PruneData", "prune_dataset", "PruneFitSettings", "fit_prune", "ranking_report"]
 
@@ -141,7 +141,7 @@ def fit_prune(data: PruneData, settings: PruneFitSettings = PruneFitSettings(),
                 p -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
         if log is not None:
             log({"epoch": epoch + 1, "lr": lr, "mse": total / max(1, n)})
-    net = PruneNet(np.ascontiguousarray(W1), b1.copy(), w2.copy(), b2.copy())
+    net = make_prune_net(W1, b1, w2, b2)
     return Pruning(net, meta=dict(meta or {}, hidden=s.hidden))
 
 
