@@ -3,6 +3,7 @@ selection of the best plays per roll, pruned search, its training stage, the shi
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 from pathlib import Path
@@ -254,3 +255,24 @@ def test_the_chooser_picks_among_the_plays_the_pruning_net_keeps(oracle):
         assert choose0(b, 5, 3, ch, buf, out) in kept
         checked += 1
     assert checked > 100
+
+
+# ----------------------------------------------------------------------------- commands
+def test_annotate_and_rollout_without_pruning(tmp_path, monkeypatch):
+    from bgtools.analysis.analyse import analyse_match
+    from bgtools.analysis.records import AnalysisSettings
+    from bgtools.formats import read_match
+
+    monkeypatch.setenv("BGTOOLS_CACHE_DIR", str(tmp_path / "cache"))
+    m = read_match(str(DATA / "matches" / "selfplay" / "002.mat"))
+    short = dataclasses.replace(m, games=m.games[:1])
+    pruned = analyse_match(short, settings=AnalysisSettings(ply=1), cache=None)
+    full = analyse_match(short, settings=AnalysisSettings(ply=1, prune=False), cache=None)
+    assert "prune=" in pruned.evaluator and "prune=" not in full.evaluator
+    assert len(pruned.decisions) == len(full.decisions) > 10
+    r = CliRunner().invoke(app, ["annotate", str(DATA / "matches" / "selfplay" / "002.mat"), "--ply", "1",
+                                 "--no-prune", "--json"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(app, ["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--no-prune", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout.splitlines()[0])["pruning"] is False

@@ -26,8 +26,7 @@ import numpy as np
 from bgtools.core.position import Position
 from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
 from bgtools.engine.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
-from bgtools.engine.evaluation import ROLLS, Evaluator, best_children, equity, evaluate_boards, expand_children, \
-    static_probs
+from bgtools.engine.evaluation import ROLLS, Evaluator, best_replies, evaluate_boards, static_probs
 from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
 __all__ = ["cube_advice_at", "CubeSearch"]
@@ -70,9 +69,7 @@ class CubeSearch:
         key = boards.tobytes()
         got = self._expanded.get(key)
         if got is None:
-            kids, offsets = expand_children(boards)
-            best = best_children(equity(static_probs(kids, self.evaluator)), offsets)
-            got = kids[best]
+            got = best_replies(boards, self.evaluator)[0]
             self._expanded[key] = got
         return got
 

@@ -38,6 +38,7 @@ from bgtools.core.position import Position
 
 __all__ = [
     "evaluate_candidates",
+    "best_replies",
     "live_children",
     "Evaluator",
     "HeuristicEvaluator",
@@ -471,18 +472,31 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
     live = np.flatnonzero((kind != 1) & (kind != 2))  # finished games and exact bear-offs stay
     if live.size == 0:
         return out
-    children, offsets = expand_children(b[live])
+    replies, p0 = best_replies(b[live], ev)
+    chosen = p0 if ply == 1 else evaluate_boards(replies, ply - 1, ev)
+    out[live] = _average_over_rolls(chosen, live.size)
+    return out
+
+
+def best_replies(boards: np.ndarray, evaluator: Evaluator | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """For each board (``[1]`` on roll) and each of the 21 rolls (in :data:`ROLLS` order), the
+    position after his best play by 0 ply (the opponent on roll; with no legal play the board
+    itself turned round) and its 0-ply values for the opponent: (int8[n * 21, 2, 25],
+    float64[n * 21, 5]).  With a pruning net (``evaluator.prune``) the evaluator values only the
+    plays of each roll the pruning net ranks first; the plays are valued from their board's
+    first layer (:func:`static_probs` with ``siblings_of``)."""
+    ev = evaluator or default_evaluator()
+    b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    children, offsets = expand_children(b)
     pruning = getattr(ev, "prune", None)
     if pruning is not None:  # the full net values only the plays of each roll the pruning net ranks first
-        values = prune_children_values(b[live], children, offsets, pruning.net)
+        values = prune_children_values(b, children, offsets, pruning.net)
         sel, offsets = prune_select(values, offsets, pruning.keep)
         children = children[sel]
     counts = offsets[21::21] - offsets[:-1:21]  # children per board
-    p0 = static_probs(children, ev, (b[live][:, ::-1], np.repeat(np.arange(live.size), counts)))
+    p0 = static_probs(children, ev, (b[:, ::-1], np.repeat(np.arange(b.shape[0]), counts)))
     best = best_children(equity(p0), offsets)
-    chosen = p0[best] if ply == 1 else evaluate_boards(children[best], ply - 1, ev)
-    out[live] = _average_over_rolls(chosen, live.size)
-    return out
+    return children[best], p0[best]
 
 
 # ----------------------------------------------------------------------------- public API
