@@ -276,3 +276,33 @@ def test_annotate_and_rollout_without_pruning(tmp_path, monkeypatch):
     r = CliRunner().invoke(app, ["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--no-prune", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout.splitlines()[0])["pruning"] is False
+
+
+# ----------------------------------------------------------------------------- labelling with it
+def test_labels_with_pruning_are_the_pruned_search(oracle):
+    from bgtools.training.label import label_boards
+
+    w = default_evaluator().weights
+    b = oracle[:60]
+    p = load_default_pruning()
+    t = label_boards(b, w, ply=1, batch=16, pruning=p)
+    assert np.allclose(t, evaluate_boards(b, 1, NeuralEvaluator(w, prune=p)), atol=1e-6)
+    full = label_boards(b, w, ply=1, batch=16)
+    assert np.allclose(t, full, atol=0.05) and np.array_equal(full, label_boards(b, w, ply=1, batch=60))
+
+
+def test_label_stage_with_prune_claims_its_folder(tmp_path):
+    run = tmp_path / "run"
+    pl.run_selfplay(run, pl.SelfplayConfig(positions=60, seed=3, chunk_games=2))
+    pl.run_label(run, pl.LabelConfig(ply=1, chunk=30, prune=True))
+    settings = json.loads((run / "data" / "labels" / "settings.json").read_text())
+    assert settings["prune"] is True
+    with pytest.raises(pl.PipelineError, match="other settings"):
+        pl.run_label(run, pl.LabelConfig(ply=1, chunk=30))
+    other = tmp_path / "plain"
+    pl.run_selfplay(other, pl.SelfplayConfig(positions=60, seed=3, chunk_games=2))
+    pl.run_label(other, pl.LabelConfig(ply=1, chunk=30))
+    # without the option the folder is claimed as before it existed (old runs resume)
+    assert "prune" not in json.loads((other / "data" / "labels" / "settings.json").read_text())
+    r = CliRunner().invoke(app, ["train", "label", "--help"])
+    assert "--prune" in r.output

@@ -25,6 +25,7 @@ import numpy as np
 from bgtools.base.parallel import ordered_map
 from bgtools.engine.evaluation import evaluate_boards
 from bgtools.engine.nn import NeuralEvaluator, Weights
+from bgtools.engine.prune import Pruning, load_default_pruning
 from bgtools.training.datasets import part_path, save_npz
 
 __all__ = ["label_boards", "label_chunks", "array_tag", "disagreement", "select_rows", "SELECTIONS"]
@@ -32,9 +33,20 @@ __all__ = ["label_boards", "label_chunks", "array_tag", "disagreement", "select_
 SELECTIONS = ("disagree", "random")
 
 
-def label_boards(boards: np.ndarray, weights: Weights, ply: int = 1, batch: int = 512) -> np.ndarray:
-    """float32[n, 5] targets for int8[n, 2, 25] boards (player on roll ``[1]``), in batches."""
-    ev = NeuralEvaluator(weights)
+def shipped_pruning() -> Pruning:
+    """The shipped pruning net, for labelling with ``prune`` on (an error when none is shipped)."""
+    p = load_default_pruning()
+    if p is None:
+        raise ValueError("no pruning net is shipped (bgtools/data/prune_weights.npz)")
+    return p
+
+
+def label_boards(boards: np.ndarray, weights: Weights, ply: int = 1, batch: int = 512,
+                 pruning: Optional[Pruning] = None) -> np.ndarray:
+    """float32[n, 5] targets for int8[n, 2, 25] boards (player on roll ``[1]``), in batches;
+    ``pruning``: the search ranks each roll's replies with that pruning net (None: the net
+    values every reply)."""
+    ev = NeuralEvaluator(weights, prune=pruning)
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
     out = np.empty((b.shape[0], 5), np.float32)
     for lo in range(0, b.shape[0], batch):
@@ -84,16 +96,16 @@ def _part_matches(path: Path, boards: np.ndarray) -> bool:
 
 
 def _label_part(task: tuple) -> tuple[np.ndarray, float]:
-    """A worker's part: ``label_boards(rows, weights, ply)`` and the seconds it took."""
-    rows, weights, ply = task
+    """A worker's part: ``label_boards(rows, weights, ply, pruning=pruning)`` and the seconds it took."""
+    rows, weights, ply, pruning = task
     t0 = time.perf_counter()
-    return label_boards(rows, weights, ply), time.perf_counter() - t0
+    return label_boards(rows, weights, ply, pruning=pruning), time.perf_counter() - t0
 
 
 def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: int = 1, chunk: int = 5000,
                  max_chunks: Optional[int] = None,
                  progress: Optional[Callable[[int, int, int, float], None]] = None,
-                 jobs: int = 1, dask: Any = None) -> int:
+                 jobs: int = 1, dask: Any = None, pruning: Optional[Pruning] = None) -> int:
     """Label ``boards`` into ``folder/part-NNNNN.npz`` (``targets``, ``index`` of the first row,
     ``boards_sha256`` of the rows labelled).
 
@@ -104,7 +116,7 @@ def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: 
     it equals ``ceil(n / chunk)``.  The parts are labelled ``jobs`` at a time in local worker
     processes, or one task per part on the Dask scheduler ``dask``
     (:func:`bgtools.base.parallel.ordered_map`); each part file is written here, in order, and
-    is the same whatever runs it.
+    is the same whatever runs it.  ``pruning``: as :func:`label_boards`.
     """
     n = boards.shape[0]
     n_parts = (n + chunk - 1) // chunk
@@ -115,7 +127,7 @@ def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: 
             good += 1
         elif max_chunks is None or len(todo) < max_chunks:
             todo.append(k)
-    tasks = ((boards[k * chunk:(k + 1) * chunk], weights, ply) for k in todo)
+    tasks = ((boards[k * chunk:(k + 1) * chunk], weights, ply, pruning) for k in todo)
     with closing(ordered_map(_label_part, tasks, jobs=min(jobs, max(1, len(todo))), dask=dask)) as results:
         for k, (t, seconds) in zip(todo, results):
             lo = k * chunk

@@ -72,6 +72,9 @@ class LabelConfig:
     ply: int = 1
     weights: Optional[str] = None  #: the labelling net
     chunk: int = 5_000  #: positions per part file
+    #: the search ranks each roll's replies with the shipped pruning net (about half the cost
+    #: at 2 ply, a little less deep: docs/training.md, "The pruning net")
+    prune: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,7 @@ class DeepenConfig:
     select: str = "disagree"  #: "disagree": the rows whose label moved furthest from the net's 0 ply; "random"
     seed: int = 1  #: of the "random" selection
     chunk: int = 2_000  #: rows per part file
+    prune: bool = False  #: as :attr:`LabelConfig.prune`
 
 
 @dataclass(frozen=True)
@@ -216,6 +220,26 @@ def _part_logger(run: Path, stage: str, echo: Echo, digits: int) -> Callable[[in
     return progress
 
 
+def _label_key(cfg, **more) -> dict:
+    """The settings a labelling parts folder is claimed with; ``prune`` only when on, so that
+    folders labelled before the option existed resume as they are."""
+    key = {**asdict(cfg), **more}
+    if not key.get("prune"):
+        key.pop("prune", None)
+    return key
+
+
+def _pruning_of(cfg):
+    if not getattr(cfg, "prune", False):
+        return None
+    from bgtools.training.label import shipped_pruning
+
+    try:
+        return shipped_pruning()
+    except ValueError as e:
+        raise PipelineError(str(e)) from None
+
+
 def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = None,
               max_chunks: Optional[int] = None, jobs: int = 1, dask: Any = None) -> Optional[dict]:
     """Label ``data/positions.npz`` with the net at ``cfg.ply``; then write ``data/labelled.npz``.
@@ -228,12 +252,12 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
         raise PipelineError(f"{src}: no positions; run the selfplay stage first")
     boards = load_npz(src, "boards")["boards"]
     parts = run / "data" / "labels"
-    key = {**asdict(cfg), "weights": _weights_tag(cfg.weights)}  # each part checks its own rows
+    key = _label_key(cfg, weights=_weights_tag(cfg.weights))  # each part checks its own rows
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
     done = label_chunks(boards, w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "label", echo, 1),
-                        jobs, dask)
+                        jobs, dask, _pruning_of(cfg))
     if done < n_parts:
         return None
     targets = join_parts(parts, n_parts)["targets"]
@@ -259,14 +283,14 @@ def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo =
     d = load_npz(src, "boards", "targets")
     boards, targets = d["boards"], d["targets"]
     parts = run / "data" / "deep"
-    key = {**asdict(cfg), "weights": _weights_tag(cfg.weights), "labels": array_tag(targets)}
+    key = _label_key(cfg, weights=_weights_tag(cfg.weights), labels=array_tag(targets))
     _claim(parts, key)
     w = load_weights(cfg.weights)
     score = disagreement(boards, targets, w)
     rows = select_rows(score, cfg.count, cfg.select, cfg.seed)
     n_parts = (rows.size + cfg.chunk - 1) // cfg.chunk
     done = label_chunks(boards[rows], w, parts, cfg.ply, cfg.chunk, max_chunks, _part_logger(run, "deepen", echo, 2),
-                        jobs, dask)
+                        jobs, dask, _pruning_of(cfg))
     if done < n_parts:
         return None
     deep = join_parts(parts, n_parts)["targets"]
