@@ -16,7 +16,7 @@ import pytest
 from bgtools.core.movegen import generate, generate_boards, new_move_buffers
 from bgtools.engine.evaluation import live_children
 from bgtools.engine.features import MAX_INPUTS, encode_batch
-from bgtools.engine.incremental import net_probs_inc, new_inc_base, set_base
+from bgtools.engine.incremental import evaluate_siblings
 from bgtools.engine.networks import load_weights
 from bgtools.engine import nn
 from bgtools.engine.nn import (Net, Weights, evaluate_net, hidden_out, init_weights, net_probs,
@@ -72,28 +72,28 @@ def _consistent(y, out) -> None:
 
 
 @nb.njit
-def _three_ways(parents, sibs, parent_of, net, old_W2):
-    """Per sibling: the full pass, the incremental pass and the former code's outputs."""
+def _full_and_old(sibs, net, old_W2):
+    """Per sibling: the full pass and the former code's outputs."""
     n = sibs.shape[0]
     full = np.zeros((n, 5))
-    inc = np.zeros((n, 5))
     old = np.zeros((n, 5))
     ev = new_eval_buffers(net)
-    base = new_inc_base(net)
     x = np.zeros(MAX_INPUTS, np.float32)
     h = np.zeros(ev.h.shape[0], np.float32)
     y = np.zeros(5, np.float32)
-    cur = -1
     for i in range(n):
-        if parent_of[i] != cur:
-            cur = parent_of[i]
-            set_base(parents[cur], net, base)
-        net_probs(sibs[i], net, ev, full[i])
-        c = net_probs_inc(sibs[i], net, ev, base, inc[i])
+        c = net_probs(sibs[i], net, ev, full[i])
         x[:] = ev.x
         _old_forward(x[:net.W1s[c].shape[0]], net.W1s[c], net.b1s[c], old_W2[c], net.b2s[c], h, y)
         _consistent(y, old[i])
-    return full, inc, old
+    return full, old
+
+
+def _three_ways(parents, sibs, parent_of, net, old_W2):
+    """Per sibling: the full pass, the incremental pass (each from its parent's first layer,
+    :func:`bgtools.engine.incremental.evaluate_siblings`) and the former code's outputs."""
+    full, old = _full_and_old(sibs, net, old_W2)
+    return full, evaluate_siblings(parents, sibs, parent_of, net), old
 
 
 @nb.njit

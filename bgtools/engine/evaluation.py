@@ -39,6 +39,7 @@ from bgtools.core.position import Position
 __all__ = [
     "evaluate_candidates",
     "best_replies",
+    "expand_rolls",
     "live_children",
     "Evaluator",
     "HeuristicEvaluator",
@@ -361,22 +362,25 @@ _W = np.array([1.0 / 36 if a == c else 2.0 / 36 for a, c in ROLLS], np.float64)
 
 
 @nb.njit(cache=True)
-def expand_children(boards):
-    """Every play of every roll of every board, as boards with the opponent on roll.
+def expand_rolls(boards, rolls):
+    """Every play of some rolls of every board, as boards with the opponent on roll.
 
-    Returns (children int8[k, 2, 25], offsets int64[n * 21 + 1]): the children of board
-    i, roll r are ``children[offsets[i*21+r]:offsets[i*21+r+1]]``; a roll with no legal
-    play has one child, the board itself passed to the opponent.
+    ``rolls`` int64[n, k]: for board ``i`` the ``k`` rolls ``ROLLS[rolls[i, j]]``.  Returns
+    (children int8[m, 2, 25], offsets int64[n * k + 1]): the children of board i, its j-th roll
+    are ``children[offsets[i*k+j]:offsets[i*k+j+1]]``; a roll with no legal play has one
+    child, the board itself passed to the opponent.
     """
     n = boards.shape[0]
+    nk = rolls.shape[1]
     buf = new_move_buffers()
     out_b = buf.boards
-    cap = n * 21 * 24 + 64
+    cap = n * nk * 24 + 64
     children = np.empty((cap, 2, 25), np.int8)
-    offsets = np.zeros(n * 21 + 1, np.int64)
+    offsets = np.zeros(n * nk + 1, np.int64)
     k = 0
     for i in range(n):
-        for r in range(21):
+        for j in range(nk):
+            r = rolls[i, j]
             m = generate(boards[i], ROLLS[r, 0], ROLLS[r, 1], buf)
             need = k + max(m, 1)
             if need > cap:
@@ -395,8 +399,21 @@ def expand_children(boards):
                         children[k, 0, p] = out_b[q, 1, p]
                         children[k, 1, p] = out_b[q, 0, p]
                     k += 1
-            offsets[i * 21 + r + 1] = k
+            offsets[i * nk + j + 1] = k
     return children[:k], offsets
+
+
+@nb.njit(cache=True)
+def expand_children(boards):
+    """Every play of every roll of every board (:func:`expand_rolls` with the 21 rolls in
+    :data:`ROLLS` order): the children of board i, roll r are
+    ``children[offsets[i*21+r]:offsets[i*21+r+1]]``."""
+    n = boards.shape[0]
+    rolls = np.empty((n, 21), np.int64)
+    for i in range(n):
+        for r in range(21):
+            rolls[i, r] = r
+    return expand_rolls(boards, rolls)
 
 
 def live_children(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

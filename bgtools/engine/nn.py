@@ -19,15 +19,12 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 import numba as nb
 import numpy as np
 
 from bgtools.engine.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
-
-if TYPE_CHECKING:  # (prune imports this module)
-    from bgtools.engine.prune import Pruning
 
 __all__ = [
     "Weights",
@@ -336,11 +333,12 @@ class NeuralEvaluator:
     """
 
     def __init__(self, weights: Weights, name: str | None = None, version: str | None = None,
-                 prune: "Pruning | None" = None) -> None:
+                 prune: Any = None) -> None:
         self.weights = weights
         self.name = name or weights.meta.get("name", "bgtools-nn")
         self.version = version or weights.meta.get("version", "nn-untrained")
-        #: the pruning net searches use with this net (:mod:`bgtools.engine.prune`), or None
+        #: the :class:`bgtools.engine.prune.Pruning` searches use with this net, or None (typed
+        #: loosely: that module builds on this one)
         self.prune = prune
 
     @classmethod

@@ -17,6 +17,7 @@ never from another program's numbers.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -115,8 +116,10 @@ class Pruning:
         return Pruning(self.net, keep, self.meta)
 
 
+@functools.lru_cache(maxsize=1)
 def no_pruning() -> PruneNet:
-    """A stand-in net for kernels that take one when no pruning is wanted (one hidden unit)."""
+    """A stand-in net for kernels that take one when no pruning is wanted (one hidden unit;
+    made once, never written)."""
     z = np.zeros
     return make_prune_net(z((PRUNE_INPUTS, 1), np.float32), z(1, np.float32), z(1, np.float32), z(1, np.float32))
 

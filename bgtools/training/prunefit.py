@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from bgtools.engine.evaluation import Evaluator, equity, expand_children, static_probs
+from bgtools.engine.evaluation import Evaluator, equity, expand_rolls, static_probs
 from bgtools.engine.prune import PRUNE_INPUTS, Pruning, make_prune_net, prune_inputs, prune_select, prune_values
 
 __all__ = ["PruneData", "prune_dataset", "PruneFitSettings", "fit_prune", "ranking_report"]
@@ -57,15 +57,17 @@ def prune_dataset(positions: np.ndarray, evaluator: Evaluator, rolls_per_positio
     b_all: list[np.ndarray] = []
     sizes: list[int] = []
     pos = np.ascontiguousarray(positions, np.int8).reshape(-1, 2, 25)
+    k = rolls_per_position
     for lo in range(0, pos.shape[0], batch):
         part = pos[lo:lo + batch]
-        children, offsets = expand_children(part)
-        for i in range(part.shape[0]):
-            for r in rng.choice(21, size=rolls_per_position, replace=False):
-                a, b = offsets[i * 21 + r], offsets[i * 21 + r + 1]
-                if b - a >= 2:
-                    b_all.append(children[a:b])
-                    sizes.append(b - a)
+        drawn = np.array([rng.choice(21, size=k, replace=False) for _ in range(part.shape[0])],
+                         np.int64).reshape(-1, k)
+        children, offsets = expand_rolls(part, drawn)  # only the drawn rolls' plays
+        for g in range(part.shape[0] * k):
+            a, b = offsets[g], offsets[g + 1]
+            if b - a >= 2:
+                b_all.append(children[a:b])
+                sizes.append(b - a)
     boards = np.concatenate(b_all) if b_all else np.zeros((0, 2, 25), np.int8)
     targets = np.empty(boards.shape[0], np.float64)
     for lo in range(0, boards.shape[0], 100_000):
