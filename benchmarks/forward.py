@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     from bgtools.engine import chooser as new_ch
     from bgtools.engine import incremental as new_inc
     from bgtools.engine import nn as new_nn
-    from bgtools.engine.evaluation import live_children
+    from bgtools.engine.children import live_children
     from bgtools.engine.networks import load_weights
 
     old = load_old()

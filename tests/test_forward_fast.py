@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from bgtools.core.movegen import generate, generate_boards, new_move_buffers
-from bgtools.engine.evaluation import live_children
+from bgtools.engine.children import live_children
 from bgtools.engine.features import MAX_INPUTS, encode_batch
 from bgtools.engine.incremental import evaluate_siblings
 from bgtools.engine.networks import load_weights

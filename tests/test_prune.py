@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli.app import app
-from bgtools.engine.evaluation import default_evaluator, evaluate_boards, evaluator_setting, expand_children
+from bgtools.engine.children import expand_children
+from bgtools.engine.evaluation import default_evaluator, evaluate_boards, evaluator_setting
 from bgtools.engine.nn import NeuralEvaluator
 from bgtools.engine.prune import (PRUNE_INPUTS, Pruning, make_prune_net, load_default_pruning, prune_children_values,
                                   prune_inputs, prune_select, prune_values)

@@ -207,7 +207,8 @@ class _Analyser:
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
-        from bgtools.engine.evaluation import ROLLS, best_children, expand_children, equity, invert_probs
+        from bgtools.engine.children import ROLLS, best_children, expand_children
+        from bgtools.engine.evaluation import equity, invert_probs
 
         board = position.to_array()[None]
         children, offsets = expand_children(board)

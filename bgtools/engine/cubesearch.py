@@ -26,7 +26,8 @@ import numpy as np
 from bgtools.core.position import Position
 from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
 from bgtools.engine.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
-from bgtools.engine.evaluation import ROLLS, Evaluator, best_replies, evaluate_boards, static_probs
+from bgtools.engine.children import ROLLS
+from bgtools.engine.evaluation import Evaluator, best_replies, evaluate_boards, static_probs
 from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
 __all__ = ["cube_advice_at", "CubeSearch"]

@@ -268,7 +268,7 @@ def prune_sibling_value(board, base_board, base, net, h, out) -> float:
 
 @nb.njit(cache=True)
 def prune_children_values(boards, children, offsets, net):
-    """:func:`prune_value` of ``children`` as :func:`bgtools.engine.evaluation.expand_children`
+    """:func:`prune_value` of ``children`` as :func:`bgtools.engine.children.expand_children`
     lays them out (the plays of roll ``r`` of board ``i`` are ``offsets[i*21+r]:offsets[i*21+r+1]``),
     each by :func:`prune_sibling_value` from its board turned round (as the children are)."""
     n = boards.shape[0]

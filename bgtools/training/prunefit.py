@@ -20,7 +20,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from bgtools.engine.evaluation import Evaluator, equity, expand_rolls, static_probs
+from bgtools.engine.children import expand_rolls
+from bgtools.engine.evaluation import Evaluator, equity, static_probs
 from bgtools.engine.prune import PRUNE_INPUTS, Pruning, make_prune_net, prune_inputs, prune_select, prune_values
 
 __all__ = ["PruneData", "prune_dataset", "PruneFitSettings", "fit_prune", "ranking_report"]
