@@ -114,33 +114,38 @@ def _read_task(path) -> tuple[int, float]:
 
 def bench_jobs(files, jobs=2, repeat=5) -> dict:
     """Wall seconds (best of ``repeat``) to read and replay ``files`` through the library's
-    parallel path (:func:`bgtools.base.parallel.ordered_map`, ``jobs`` forked workers), the
-    workers already started: the clock starts when the first file is handed to the pool,
-    after a warm-up task per worker and a pause that let every worker come up, and stops
-    when the last result is back.  Also the CPU seconds the tasks took in the workers (all together) and
-    this process took meanwhile, each the least of the runs: wall time above a ``jobs``-th of
-    those is time the workers waited for a core (another load on a shared machine).
-    ``{"wall", "tasks_cpu", "parent_cpu"}``."""
+    parallel path (:func:`bgtools.base.parallel.ordered_map`, ``jobs`` forked workers, the
+    files handed over in chunks of :func:`~bgtools.base.parallel.chunk_size` as ``bgtools
+    check --jobs`` does), the workers already started: the clock starts when the first file
+    is handed to the pool, after a warm-up task per worker and a pause that let every worker
+    come up, and stops when the last result is back.  Also the CPU seconds the tasks took in
+    the workers (all together) and this process took meanwhile, each the least of the runs:
+    wall time above a ``jobs``-th of those is time the workers waited for a core (another
+    load on a shared machine).  ``{"wall", "tasks_cpu", "parent_cpu"}``."""
     import threading
 
-    from bgtools.base.parallel import ordered_map
+    from bgtools.base import parallel
 
+    chunk_size = getattr(parallel, "chunk_size", None)  # (a baseline tree may have no chunks)
+    chunk = chunk_size(len(files), jobs) if chunk_size else 1
+    kw = {"chunk": chunk} if chunk_size else {}
+    warm = jobs * chunk  # a first task of warm-up files per worker
     best: dict = {}
     for _ in range(repeat):
         t0 = [0.0, 0.0]
         ready = threading.Event()
 
         def items():
-            for _ in range(jobs):  # warm-up: forks the workers (all at once with fork), a file each
+            for _ in range(warm):  # warm-up: forks the workers (all at once with fork), a task each
                 yield files[0]
             ready.wait(0.5)
             t0[0], t0[1] = time.perf_counter(), time.process_time()
             yield from files
 
-        out = list(ordered_map(_read_task, items(), jobs=jobs, in_flight=4 * jobs))
+        out = list(parallel.ordered_map(_read_task, items(), jobs=jobs, **kw))
         dt, parent = time.perf_counter() - t0[0], time.process_time() - t0[1]
-        assert sum(n for n, _ in out) > 0
-        _keep_best(best, {"wall": dt, "tasks_cpu": sum(c for _, c in out[jobs:]), "parent_cpu": parent})
+        assert sum(n for n, _ in out) > 0 and len(out) == warm + len(files)
+        _keep_best(best, {"wall": dt, "tasks_cpu": sum(c for _, c in out[warm:]), "parent_cpu": parent})
     return best
 
 

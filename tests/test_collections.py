@@ -115,14 +115,15 @@ class _Feed:
             yield i
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_ordered_map_streams_with_bounded_work_in_flight(jobs):
+@pytest.mark.parametrize("jobs, chunk", [(1, 1), (2, 1), (2, 3)])
+def test_ordered_map_streams_with_bounded_work_in_flight(jobs, chunk):
     feed = _Feed(200)
     seen = []
-    for k, r in enumerate(ordered_map(_square, iter(feed), jobs=jobs, in_flight=4), 1):
+    for k, r in enumerate(ordered_map(_square, iter(feed), jobs=jobs, in_flight=4, chunk=chunk), 1):
         seen.append(r)
-        # the k-th result comes before more than k + 4 items were taken
-        assert feed.taken <= k + (4 if jobs > 1 else 0), (k, feed.taken)
+        # the k-th result comes before more than k + 4 items were taken (4 tasks of ``chunk``
+        # items in flight, and the rest of the chunk being handed over)
+        assert feed.taken <= k + (4 * chunk + chunk - 1 if jobs > 1 else 0), (k, feed.taken)
     assert seen == [i * i for i in range(200)]
     assert feed.taken == 200
     assert not mp.active_children()
@@ -134,29 +135,32 @@ def _warn_odd(x: int) -> int:
     return x
 
 
-def test_pool_warnings_are_shown_here_in_order():
+@pytest.mark.parametrize("chunk", [1, 4])
+def test_pool_warnings_are_shown_here_in_order(chunk):
     with warnings.catch_warnings(record=True) as log:
         warnings.simplefilter("always")
-        assert list(ordered_map(_warn_odd, iter(range(12)), jobs=2)) == list(range(12))
+        assert list(ordered_map(_warn_odd, iter(range(12)), jobs=2, chunk=chunk)) == list(range(12))
     assert [str(w.message) for w in log] == [f"odd {i}" for i in range(1, 12, 2)]
     assert all(w.filename == __file__ and w.category is UserWarning for w in log)
 
 
-def test_ordered_map_raises_in_turn_and_stops_its_workers():
+@pytest.mark.parametrize("chunk", [1, 4])
+def test_ordered_map_raises_in_turn_and_stops_its_workers(chunk):
     got = []
-    with pytest.raises(ValueError, match="five"):
-        for r in ordered_map(_fail_on_five, iter(range(50)), jobs=2):
+    with pytest.raises(ValueError, match="five"):  # (with chunks of 4: in the middle of the second)
+        for r in ordered_map(_fail_on_five, iter(range(50)), jobs=2, chunk=chunk):
             got.append(r)
     assert got == [0, 1, 2, 3, 4]
     assert not mp.active_children()
 
 
-def test_ordered_map_stopped_early_ends_the_pool():
+@pytest.mark.parametrize("chunk", [1, 3])
+def test_ordered_map_stopped_early_ends_the_pool(chunk):
     feed = _Feed(10_000)
-    gen = ordered_map(_square, iter(feed), jobs=2)
+    gen = ordered_map(_square, iter(feed), jobs=2, chunk=chunk)
     assert next(gen) == 0
     gen.close()
-    assert feed.taken <= 5
+    assert feed.taken <= 5 * chunk
     assert not mp.active_children()
 
 

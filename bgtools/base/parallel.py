@@ -22,15 +22,17 @@ from __future__ import annotations
 import collections
 import functools
 import gc
+import itertools
 import multiprocessing as mp
 import threading
 import warnings
 from typing import Any, Callable, Generator, Iterable, Iterator, Optional, TypeVar
 
+from bgtools.base.collector import gc_paused
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.workers import pool_options
 
-__all__ = ["ParallelError", "ordered_map", "dask_client", "IN_FLIGHT_PER_WORKER"]
+__all__ = ["ParallelError", "ordered_map", "chunk_size", "dask_client", "IN_FLIGHT_PER_WORKER"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,21 +62,40 @@ def dask_client(address: Any):
 
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1, dask: Any = None,
                 in_flight: int = 0, init: Optional[Callable[..., Any]] = None,
-                initargs: tuple = ()) -> Generator[R, None, None]:
+                initargs: tuple = (), chunk: int = 1) -> Generator[R, None, None]:
     """``fn(item)`` for each of ``items``, in order, streamed.
 
     ``dask`` (a scheduler address or a ``distributed.Client``) runs one task per item on
     that cluster; else ``jobs > 1`` runs them in a local pool of ``jobs`` processes (forked
     where possible, so what this process has loaded is there already; each runs
     ``init(*initargs)`` first), else here, one by one.  At most ``in_flight`` tasks (default
-    :data:`IN_FLIGHT_PER_WORKER` per worker) are unfinished at once.  An exception raised
-    by ``fn`` is raised here, in its turn; stopping early cancels what is left.
+    :data:`IN_FLIGHT_PER_WORKER` per worker) are unfinished at once.  ``chunk``: in the
+    pool, up to that many items go to a worker as one task (fewer hand-overs for many
+    small items, such as match files: see :func:`chunk_size`); the results are the same
+    and come one by one.  An exception raised by ``fn`` is raised here, in its turn (after
+    the results of the items before it); stopping early cancels what is left.
     """
     if dask is not None:
         return _dask_map(fn, items, dask, in_flight)
     if jobs > 1:
-        return _pool_map(fn, items, jobs, in_flight or IN_FLIGHT_PER_WORKER * jobs, init, initargs)
+        limit = in_flight or IN_FLIGHT_PER_WORKER * jobs
+        if chunk > 1:
+            return _chunked_pool_map(fn, items, jobs, limit, init, initargs, chunk)
+        return _pool_map(fn, items, jobs, limit, init, initargs)
     return _local_map(fn, items, init, initargs)
+
+
+def chunk_size(n: int, jobs: int) -> int:
+    """Items per pool task for ``n`` small tasks over ``jobs`` workers: at most 4, and few
+    enough that every worker still gets four tasks or more (so that the last ones end
+    about together).
+
+    >>> chunk_size(61, 2), chunk_size(10, 2), chunk_size(10_000, 2), chunk_size(5, 1)
+    (4, 1, 4, 1)
+    """
+    if jobs <= 1:
+        return 1
+    return max(1, min(4, n // (4 * jobs)))
 
 
 def _local_map(fn, items, init, initargs) -> Generator:
@@ -105,11 +126,40 @@ def _bounded(submit, items, limit: int, result) -> Iterator:
 
 
 def _captured(fn, x) -> tuple:
-    """In a pool worker: (``fn(x)``, the warnings it raised as (text, category, file, line))."""
-    with warnings.catch_warnings(record=True) as log:
+    """In a pool worker: (``fn(x)``, the warnings it raised as (text, category, file, line)).
+
+    The garbage collector is paused for the task (:func:`~bgtools.base.collector.gc_paused`):
+    what a task makes (a match read and replayed) is garbage once it returns and goes by
+    reference counting, so the collector's passes over it while it was alive (a tenth of
+    reading a file) are saved; cyclic garbage waits for the first pass after the task."""
+    with warnings.catch_warnings(record=True) as log, gc_paused():
         warnings.simplefilter("always")
         r = fn(x)
     return r, [(str(w.message), w.category, w.filename, w.lineno) for w in log]
+
+
+def _captured_chunk(fn, xs) -> list:
+    """In a pool worker: :func:`_captured` of each of ``xs`` in turn, as a list; an item
+    whose ``fn`` raises ends it with ``(None, None, the exception)`` (the items after it
+    are not run, as they would not be one by one)."""
+    out: list = []
+    for x in xs:
+        try:
+            out.append(_captured(fn, x))
+        except Exception as e:
+            out.append((None, None, e))
+            break
+    return out
+
+
+def _chunks(items: Iterable, size: int) -> Iterator[list]:
+    """``items`` in lists of up to ``size``, read lazily."""
+    it = iter(items)
+    while True:
+        ch = list(itertools.islice(it, size))
+        if not ch:
+            return
+        yield ch
 
 
 #: warning registries of the re-shown warnings, one per source file (as a module's own)
@@ -134,15 +184,18 @@ def _start_worker(init, initargs: tuple) -> None:
         init(*initargs)
 
 
-def _pool_map(fn, items, jobs: int, limit: int, init, initargs) -> Generator:
+def _pool_map(fn, items, jobs: int, limit: int, init, initargs, captured: bool = True) -> Generator:
+    """``fn`` over ``items`` in a pool of ``jobs`` workers, ``limit`` tasks in flight;
+    ``captured``: ``fn``'s warnings are caught there and shown here (else ``fn`` does it)."""
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, **pool_options(_start_worker, init, initargs))
-    task = functools.partial(_captured, fn)
+    task = functools.partial(_captured, fn) if captured else fn
     finished = False
     try:
-        yield from _bounded(lambda x: pool.submit(task, x), items, limit, lambda f: _reshow(f.result()))
+        yield from _bounded(lambda x: pool.submit(task, x), items, limit,
+                            (lambda f: _reshow(f.result())) if captured else (lambda f: f.result()))
         finished = True
     finally:
         if not finished:  # stopped early or failed: drop queued tasks, end running ones now
@@ -152,6 +205,16 @@ def _pool_map(fn, items, jobs: int, limit: int, init, initargs) -> Generator:
                 except Exception:
                     pass
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _chunked_pool_map(fn, items, jobs: int, limit: int, init, initargs, chunk: int) -> Generator:
+    """:func:`_pool_map` with ``chunk`` items per task, the results handed over one by one."""
+    task = functools.partial(_captured_chunk, fn)
+    for results in _pool_map(task, _chunks(items, chunk), jobs, limit, init, initargs, captured=False):
+        for res in results:
+            if len(res) == 3:
+                raise res[2]
+            yield _reshow(res)
 
 
 #: one task at a time per process on Dask (its worker threads share the kernels' buffers)

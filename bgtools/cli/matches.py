@@ -88,7 +88,7 @@ def check(
     line, game, move) on stderr.  Exit status 1 when any error was found, 2 when a file
     cannot be read at all or no match file was found.
     """
-    from bgtools.base.parallel import ordered_map
+    from bgtools.base.parallel import chunk_size, ordered_map
 
     jobs = resolve_jobs("--jobs", jobs)
     files = match_files(paths)
@@ -118,7 +118,7 @@ def check(
     jobs = min(jobs, len(files))
     if jobs > 1:
         _warm()  # load the kernels once, before the workers fork
-    with closing(ordered_map(check_file, tasks(), jobs=jobs)) as results:
+    with closing(ordered_map(check_file, tasks(), jobs=jobs, chunk=chunk_size(len(files), jobs))) as results:
         if show_bar:
             with rich_progress(len(files), "checking") as advance:
                 for res in results:
@@ -164,7 +164,7 @@ def convert(
     Games with errors are left out (and listed); the exit status is then 1.  Inputs whose
     output names would clash (a.mat, a.sgf -> a.json) keep their suffix (a.mat.json).
     """
-    from bgtools.base.parallel import ordered_map
+    from bgtools.base.parallel import chunk_size, ordered_map
     from bgtools.formats.convert import ConvertError, convert_task, plan_conversion
 
     jobs = resolve_jobs("--jobs", jobs)
@@ -192,7 +192,7 @@ def convert(
         for s, d in plan.pairs:
             yield s, d, plan.format, (sys.stdin.buffer.read() if s == "-" else None)
 
-    with closing(ordered_map(convert_task, tasks(), jobs=jobs)) as results:
+    with closing(ordered_map(convert_task, tasks(), jobs=jobs, chunk=chunk_size(len(plan.pairs), jobs))) as results:
         for res in results:
             s, d = res.source, res.output
             if res.write_error is not None:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from bgtools.base.fileio import atomic_path
-from bgtools.base.parallel import ordered_map
+from bgtools.base.parallel import chunk_size, ordered_map
 from bgtools.export.table import ROW_BUILDERS, columns_for, empty_columns, frame
 from bgtools.model.problems import MatchFileError
 
@@ -268,7 +268,7 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
     cols = columns_for(level, columns)
     names = tuple(c.name for c in cols)
     files: Iterable[str] = expand_paths(paths)
-    if progress is not None:
+    if progress is not None or jobs > 1:  # (names only: the matches themselves are streamed)
         files = list(files)
     count = 0
 
@@ -286,7 +286,7 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
 
         read_match(_WARM)  # load the kernels once, before the workers fork
     with _output(out, fmt, frame(empty_columns(cols), cols)) as sink:
-        results = ordered_map(_work, tasks(), jobs=jobs, dask=dask)
+        results = ordered_map(_work, tasks(), jobs=jobs, dask=dask, chunk=chunk_size(len(files), jobs) if isinstance(files, list) else 1)
         with closing(results), (progress(len(files)) if progress else _no_progress()) as advance:  # type: ignore
             for payload, problem, n in results:
                 if n:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
+from bgtools.base.collector import gc_paused
 from bgtools.formats.bgf import is_bgf, parse_bgf
 from bgtools.formats.matchjson import parse_json
 from bgtools.formats.matfile import parse_mat
@@ -117,8 +118,9 @@ def read_match(source: Source, *, format: Optional[str] = None, strict: bool = F
     parse = PARSERS.get(fmt)
     if parse is None:
         raise ValueError(f"unknown match format {fmt!r}")
-    m = parse(text, fname, strict=strict)
-    m = finish_match(m, fname, strict, keep_steps=keep_steps)
+    with gc_paused():  # one pause for parsing and replay (each pauses too): one collector pass after both
+        m = parse(text, fname, strict=strict)
+        m = finish_match(m, fname, strict, keep_steps=keep_steps)
     m = replace(m, source=fname, format=fmt)
     return replace(m, warnings=record_warnings(m))
 

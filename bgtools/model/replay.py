@@ -186,6 +186,49 @@ class _Replayer:
             return self._unknown(a, pos or self.pos_for(a.player), n)[0], None, n
         return replace(a, steps=None, status="rolled"), None, n
 
+    def _plays(self, idx: int) -> int:
+        """Append the rolls from action ``idx`` on that the kernel settles as plays, one after
+        another with the players taking turns, and return how many (0: the roll at ``idx``
+        is not one of them; :meth:`_fast` and :meth:`_settle` take it).  The roll at ``idx``
+        has passed :meth:`run`'s checks; a roll by the player who made the last play ends
+        the run (run() reports it).  Only without Steps: the board after the last stays in
+        the kernel's array, as after :meth:`_fast`."""
+        last_roller = -1
+        k = self._k
+        if k is None:
+            k = self._pack()
+        where = k.where
+        j = where[idx]
+        if j < 0:
+            return 0
+        acts = self.g.actions
+        if not k.start <= j < k.stop:
+            if k.kinds[j] == PYTHON or self._run_kernel(k, j, self.pos_for(acts[idx].player)) < 0:
+                return 0
+        rows, start, stop = k.rows, k.start, k.stop
+        out = self.out
+        i, n = idx, len(acts)
+        while True:
+            a = acts[i]
+            row = rows[j - start]
+            if row[0] != PLAY or a.player == last_roller:
+                break
+            out.append(Roll(a.player, a.dice, play_steps(row), "play", a.text, a.line, a.column, a.move_no,
+                            a.analysis))
+            last_roller = a.player
+            i += 1
+            j += 1
+            if i == n or j == stop or where[i] != j:  # the end, or the next action is no settled roll
+                break
+        took = i - idx
+        if took:  # as _fast leaves it after its last play
+            last = j - 1
+            self._pos = None
+            self._row = (k.after, last)
+            self.persp = 1 - acts[i - 1].player
+            self._over = last == stop - 1 and not any(k.after[last, 1].tolist())  # borne off
+        return took
+
     def _pack(self) -> KernelRun:
         """The game's rolls packed for the kernel (no run yet)."""
         acts = self.g.actions
@@ -267,7 +310,12 @@ class _Replayer:
         result: Optional[Result] = None
         over = False
         dropped = None
-        for idx, a in enumerate(g.actions):
+        acts = g.actions
+        nacts = len(acts)
+        idx = -1
+        while idx + 1 < nacts:
+            idx += 1
+            a = acts[idx]
             p = a.player
             if result is not None and not isinstance(a, Win):
                 self.err(a, "action after the end of the game")
@@ -301,6 +349,13 @@ class _Replayer:
                                                self.state(player_on_roll=p, turn=p, dice=a.dice)))
                     self.out.append(new)
                     continue
+                if not self.want:  # the common case: a run of rolls the kernel settles as plays, at once
+                    took = self._plays(idx)
+                    if took:
+                        idx += took - 1
+                        last_roller = acts[idx].player
+                        over = over or self._over
+                        continue
                 pos = self.pos_for(p) if self.want else None
                 try:
                     r = self._fast(idx, a, pos)
