@@ -89,3 +89,30 @@ def test_broken_runs_in_real_files_read_the_same_both_ways(path):
     _same_both_ways(text)
     for variant in _cut_variants(text, 12):
         _same_both_ways(variant)
+
+
+def _unreplayed_rolls(m):
+    from bgtools.model.game import Roll
+
+    return [(a.steps, a.status) for g in m.games for a in g.actions if type(a) is Roll]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name[:30])
+def test_fresh_rolls_take_their_play_in_place_with_the_same_result(path):
+    from bgtools.formats.matfile import parse_mat
+    from bgtools.model.replay import finish_match
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        raw = parse_mat(text, str(path))
+        before = _unreplayed_rolls(raw)
+        plain = finish_match(raw, str(path))  # not fresh: the match given stays as it was
+        assert _unreplayed_rolls(raw) == before
+        raw2 = parse_mat(text, str(path))
+        fresh = finish_match(raw2, str(path), fresh=True)
+        read = read_match(path)  # read_match passes its reader's Rolls as fresh
+    assert fresh.games == plain.games == read.games
+    assert [str(e) for e in fresh.errors] == [str(e) for e in plain.errors] == [str(e) for e in read.errors]
+    shared = sum(a is b for g, h in zip(fresh.games, raw2.games) for a, b in zip(g.actions, h.actions))
+    assert shared > 0  # the fresh path did take Rolls in place

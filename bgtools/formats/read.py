@@ -119,8 +119,8 @@ def read_match(source: Source, *, format: Optional[str] = None, strict: bool = F
     if parse is None:
         raise ValueError(f"unknown match format {fmt!r}")
     with gc_paused():  # one pause for parsing and replay (each pauses too): one collector pass after both
-        m = parse(text, fname, strict=strict)
-        m = finish_match(m, fname, strict, keep_steps=keep_steps)
+        m = parse(text, fname, strict=strict)  # (the .mat reader's Rolls are its own: fresh)
+        m = finish_match(m, fname, strict, keep_steps=keep_steps, fresh=fmt == "mat")
     m = replace(m, source=fname, format=fmt)
     return replace(m, warnings=record_warnings(m))
 

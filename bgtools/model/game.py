@@ -7,7 +7,7 @@ Every action has ``player`` (0/1, who acts).  Equality ignores where a thing was
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, Optional, Protocol, Union
+from typing import Any, Literal, Optional, Protocol, Sequence, Union
 
 from bgtools.core.position import Position
 from bgtools.model.fileanalysis import FileAnalysis
@@ -21,7 +21,7 @@ RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked", "unknown
 Ending = Literal["bearoff", "drop", "resign"]
 
 __all__ = ["MatchRules", "RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "SetBoard",
-           "Action", "Result", "Game"]
+           "Action", "Result", "Game", "crawford_flags"]
 
 
 def _loc(default: Any) -> Any:
@@ -245,3 +245,17 @@ class MatchRules(Protocol):
 
     @property
     def games(self) -> tuple[Game, ...]: ...
+
+
+def crawford_flags(length: int, scores: Sequence[tuple[int, int]], rule: bool = True) -> list[bool]:
+    """Which games are the Crawford game: the first one in which exactly one player is 1-away."""
+    out = []
+    seen = False
+    for s in scores:
+        is_c = False
+        if rule and length > 0 and not seen:
+            away = [length - s[0], length - s[1]]
+            if (away[0] == 1) != (away[1] == 1) and min(away) >= 1:
+                is_c = seen = True
+        out.append(is_c)
+    return out

@@ -50,7 +50,7 @@ from bgtools.model.problems import MatchProblem
 from bgtools.model.replay import replay
 
 if TYPE_CHECKING:
-    from bgtools.model.replay import Step
+    from bgtools.model.step import Step
 
 __all__ = ["Match", "match_summary"]
 

@@ -12,7 +12,7 @@ from typing import Union
 
 from bgtools.base.errors import BgtoolsError
 
-__all__ = ["MatchProblem", "MatchError", "MatchFileError", "SEVERITIES"]
+__all__ = ["MatchProblem", "MatchError", "MatchFileError", "MatchWarning", "SEVERITIES"]
 
 SEVERITIES = ("error", "warning")
 
@@ -73,3 +73,14 @@ class MatchFileError(BgtoolsError, ValueError):
         self.error = error
         super().__init__(str(error))
 
+
+class MatchWarning(BgtoolsError, UserWarning):
+    """A match record read in a way that may not be what was meant (not an error).
+
+    Issued with :func:`warnings.warn` while replaying; ``problem`` is the
+    :class:`MatchProblem` (file, line, column, game, move) it is about.
+    """
+
+    def __init__(self, problem: MatchProblem):
+        self.problem = problem
+        super().__init__(str(problem))

@@ -1,6 +1,6 @@
 """Replay under the exact rules: each written play resolved to one legal play, results checked.
 
-:func:`replay` yields one :class:`Step` per action: the position and match state *before*
+:func:`replay` yields one :class:`~bgtools.model.step.Step` per action: the position and match state *before*
 it, the play made (hits recomputed from the board), the number of legal plays and the IDs.
 :func:`finish_match` (used by every reader) infers Crawford games and replays every game,
 collecting problems on the games.  A board edit (:class:`~bgtools.model.game.SetBoard`) sets the
@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from dataclasses import dataclass, replace
-from typing import Iterator, Optional, Sequence, TypeVar
+from dataclasses import replace
+from typing import Iterator, Optional, TypeVar
 
 from bgtools.base.collector import gc_paused
-from bgtools.base.errors import BgtoolsError
-from bgtools.core.matchstate import GameState, MatchState, to_xgid
+from bgtools.core.matchstate import GameState, MatchState
 from bgtools.core.movegen import Play
 from bgtools.core.position import Position
 from bgtools.model.game import (Action, Beaver, Double, Drop, Game, MatchRules, Resign, Result, Roll, SetBoard, Take,
-                                Win)
-from bgtools.model.problems import MatchFileError, MatchProblem
+                                Win, crawford_flags)
+from bgtools.model.problems import MatchFileError, MatchProblem, MatchWarning
+from bgtools.model.step import Step
 from bgtools.model.resolve import apply_steps, forced_play, resolve_play
 from bgtools.model.replay_kernel import (DANCE, PLAY, PYTHON, ROLLED, UNKNOWN, KernelRun, pack_rolls, play_steps,
                                          resolve_rolls)
@@ -31,6 +31,9 @@ M = TypeVar("M", bound=MatchRules)
 __all__ = ["MatchWarning", "Step", "replay", "replay_game", "check_game", "finish_match", "apply_steps", "crawford_flags"]
 
 
+#: sets a Roll's ``steps`` slot (frozen): only on the fresh Rolls of ``finish_match(fresh=True)``
+_SET_STEPS = Roll.__dict__["steps"].__set__
+
 #: what the fast path returns for a play when no Step is wanted (the board is in the kernel's array)
 _MOVED = object()
 
@@ -39,69 +42,14 @@ _INITIAL = Position.initial()
 _INITIAL_ARRAY = _INITIAL.to_array()  # the kernel copies the board it is given
 
 
-class MatchWarning(BgtoolsError, UserWarning):
-    """A match record read in a way that may not be what was meant (not an error).
-
-    Issued with :func:`warnings.warn` while replaying; ``problem`` is the
-    :class:`MatchProblem` (file, line, column, game, move) it is about.
-    """
-
-    def __init__(self, problem: MatchProblem):
-        self.problem = problem
-        super().__init__(str(problem))
-
-
 # ----------------------------------------------------------------------------- replay
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One action of a replayed game with the position and match state before it."""
-
-    game_index: int  #: 0-based index of the game in the match
-    game_number: int  #: game number as written
-    index: int  #: 0-based index of the action in the game
-    action: Action
-    position: Position  #: before the action, seen from ``state.player_on_roll``
-    state: MatchState  #: before the action
-    play: Optional[Play] = None  #: the movegen.Play made (rolls only)
-    legal_plays: int = 0  #: number of legal plays for the roll (0 for other actions)
-
-    @property
-    def position_id(self) -> str:
-        return self.position.position_id()
-
-    @property
-    def match_id(self) -> str:
-        return self.state.match_id()
-
-    @property
-    def xgid(self) -> str:
-        return to_xgid(self.position, self.state)
-
-    @property
-    def player(self) -> int:
-        return self.action.player
-
-
-def crawford_flags(length: int, scores: Sequence[tuple[int, int]], rule: bool = True) -> list[bool]:
-    """Which games are the Crawford game: the first one in which exactly one player is 1-away."""
-    out = []
-    seen = False
-    for s in scores:
-        is_c = False
-        if rule and length > 0 and not seen:
-            away = [length - s[0], length - s[1]]
-            if (away[0] == 1) != (away[1] == 1) and min(away) >= 1:
-                is_c = seen = True
-        out.append(is_c)
-    return out
-
-
 class _Replayer:
     """Walks a game's actions, resolving and checking them; shared by readers and :func:`replay`."""
 
     def __init__(self, match: MatchRules, game: Game, file: str = "", strict: bool = False,
-                 want_steps: bool = False, game_index: int = 0):
+                 want_steps: bool = False, game_index: int = 0, fresh: bool = False):
         self.m = match
+        self.fresh = fresh
         self.g = game
         self.file = file
         self.strict = strict
@@ -207,14 +155,19 @@ class _Replayer:
                 return 0
         rows, start, stop = k.rows, k.start, k.stop
         out = self.out
+        fresh = self.fresh
         i, n = idx, len(acts)
         while True:
             a = acts[i]
             row = rows[j - start]
             if row[0] != PLAY or a.player == last_roller:
                 break
-            out.append(Roll(a.player, a.dice, play_steps(row), "play", a.text, a.line, a.column, a.move_no,
-                            a.analysis))
+            if fresh and a.steps is None and a.status == "play":  # a reader's own Roll, seen by nothing else:
+                _SET_STEPS(a, play_steps(row))  # it takes its play instead of a copy being made
+                out.append(a)
+            else:
+                out.append(Roll(a.player, a.dice, play_steps(row), "play", a.text, a.line, a.column, a.move_no,
+                                a.analysis))
             last_roller = a.player
             i += 1
             j += 1
@@ -560,15 +513,16 @@ class _Replayer:
 
 
 def check_game(match: MatchRules, game: Game, file: str = "", strict: bool = False, *,
-               keep_steps: bool = False, game_index: int = 0) -> Game:
+               keep_steps: bool = False, game_index: int = 0, fresh: bool = False) -> Game:
     """Replay ``game``: resolve its moves, infer the result, collect errors (returns a new Game).
 
     ``keep_steps``: keep the :class:`Step` of every action on the side, so that
     :func:`replay_game` of the returned game (at ``game_index``) hands them over instead of
     replaying the game again (what ``export`` and ``annotate`` walk after reading).
+    ``fresh``: see :func:`finish_match`.
     """
     actions, result, errors, steps = _Replayer(match, game, file, strict, want_steps=keep_steps,
-                                               game_index=game_index).run()
+                                               game_index=game_index, fresh=fresh).run()
     if result is None and game.result is not None:
         result = game.result
     new = replace(game, actions=actions, result=result, errors=list(game.errors) + errors)
@@ -577,15 +531,23 @@ def check_game(match: MatchRules, game: Game, file: str = "", strict: bool = Fal
     return new
 
 
-def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: bool = False) -> M:
+def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: bool = False,
+                 fresh: bool = False) -> M:
     """Infer Crawford games and replay every game (used by the readers); ``keep_steps``: see
-    :func:`check_game`."""
+    :func:`check_game`.
+
+    ``fresh``: the match's Roll objects were made for this call and nothing else holds them
+    (:func:`bgtools.formats.read_match` passes the Rolls its .mat reader has just made, then
+    drops that unreplayed match): a roll written as a plain play then takes its resolved
+    play in place (one Roll per roll instead of two, a twentieth of reading).  Without it
+    (the default) ``match`` is left as it was.
+    """
     flags = crawford_flags(match.length, [g.score for g in match.games], match.crawford)
     games = []
     with gc_paused():
         for gi, (g, c) in enumerate(zip(match.games, flags)):
             games.append(check_game(match, g if g.crawford == c else replace(g, crawford=c), file, strict,
-                                    keep_steps=keep_steps, game_index=gi))
+                                    keep_steps=keep_steps, game_index=gi, fresh=fresh))
     return replace(match, games=tuple(games))  # type: ignore[type-var]  # a dataclass (Match) in practice
 
 
