@@ -18,7 +18,7 @@ from typing_extensions import Annotated
 
 from bgtools.base.version import __version__
 from bgtools.cli import analysis, engine, matches, positions, rollout, train
-from bgtools.cli.common import fail
+from bgtools.cli.common import fail, one_line_warnings
 
 __all__ = ["app", "fail", "main"]
 
@@ -110,6 +110,7 @@ app.add_typer(train.train_app, name="train", cls=Group)
 
 def main() -> None:
     """Entry point of the ``bgtools`` script."""
+    one_line_warnings()
     app()
 
 

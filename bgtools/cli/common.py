@@ -37,6 +37,25 @@ def note(message: str) -> None:
     typer.echo(f"bgtools: {message}", err=True)
 
 
+def one_line_warnings() -> None:
+    """Show bgtools' own warnings (a match read in a way that may not be what was meant) as
+    one ``bgtools: warning: ...`` line each on stderr, not as Python shows a warning (the
+    library's file and source line); other warnings as before.  For the command line only."""
+    import warnings
+
+    from bgtools.base.errors import BgtoolsError
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, BgtoolsError):
+            typer.echo(f"bgtools: warning: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def os_message(e: OSError) -> str:
     """``Is a directory``, ``Permission denied``, ...: the OS reason without the errno."""
     return e.strerror or str(e)
