@@ -154,6 +154,30 @@ def test_ordered_map_raises_in_turn_and_stops_its_workers(chunk):
     assert not mp.active_children()
 
 
+class _Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("not picklable")
+
+
+def _fail_unpicklable_on_five(x: int) -> int:
+    if x == 5:
+        raise _Unpicklable("five")
+    return x
+
+
+def test_a_chunk_hands_back_the_results_before_an_unpicklable_exception():
+    from bgtools.base.parallel import WorkerTraceback
+
+    got = []
+    with pytest.raises(RuntimeError, match="_Unpicklable: five") as info:
+        for r in ordered_map(_fail_unpicklable_on_five, iter(range(12)), jobs=2, chunk=4):
+            got.append(r)
+    assert got == [0, 1, 2, 3, 4]
+    assert isinstance(info.value.__cause__, WorkerTraceback)
+    assert "_fail_unpicklable_on_five" in str(info.value.__cause__)  # the worker's traceback
+    assert not mp.active_children()
+
+
 @pytest.mark.parametrize("chunk", [1, 3])
 def test_ordered_map_stopped_early_ends_the_pool(chunk):
     feed = _Feed(10_000)

@@ -25,14 +25,17 @@ TWICE = HEAD + (
 
 
 def _read(text: str, keep: bool):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return read_match(text, keep_steps=keep)
+    """(the match read, the messages of the warnings its reading raised)."""
+    with warnings.catch_warnings(record=True) as log:
+        warnings.simplefilter("always")
+        m = read_match(text, keep_steps=keep)
+    return m, [str(w.message) for w in log]
 
 
 def _same_both_ways(text: str):
-    plain, kept = _read(text, False), _read(text, True)
+    (plain, shown), (kept, shown_kept) = _read(text, False), _read(text, True)
     assert plain.games == kept.games
+    assert plain.warnings == kept.warnings and shown == shown_kept
     assert [g.result for g in plain.games] == [g.result for g in kept.games]
     assert [str(e) for e in plain.errors] == [str(e) for e in kept.errors]
     return plain

@@ -24,7 +24,9 @@ import functools
 import gc
 import itertools
 import multiprocessing as mp
+import pickle
 import threading
+import traceback
 import warnings
 from typing import Any, Callable, Generator, Iterable, Iterator, Optional, TypeVar
 
@@ -32,7 +34,7 @@ from bgtools.base.collector import gc_paused
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.workers import pool_options
 
-__all__ = ["ParallelError", "ordered_map", "chunk_size", "dask_client", "IN_FLIGHT_PER_WORKER"]
+__all__ = ["ParallelError", "WorkerTraceback", "ordered_map", "chunk_size", "dask_client", "IN_FLIGHT_PER_WORKER"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -138,16 +140,27 @@ def _captured(fn, x) -> tuple:
     return r, [(str(w.message), w.category, w.filename, w.lineno) for w in log]
 
 
+class WorkerTraceback(Exception):
+    """The traceback of an exception raised in a pool worker (its ``__cause__`` here), as text."""
+
+
 def _captured_chunk(fn, xs) -> list:
     """In a pool worker: :func:`_captured` of each of ``xs`` in turn, as a list; an item
-    whose ``fn`` raises ends it with ``(None, None, the exception)`` (the items after it
-    are not run, as they would not be one by one)."""
+    whose ``fn`` raises ends it with ``(None, its traceback, the exception)`` (the items
+    after it are not run, as they would not be one by one).  An exception that cannot be
+    pickled is handed back as a RuntimeError naming it, so that the results before it
+    still come back."""
     out: list = []
     for x in xs:
         try:
             out.append(_captured(fn, x))
         except Exception as e:
-            out.append((None, None, e))
+            tb = traceback.format_exc()
+            try:
+                pickle.loads(pickle.dumps(e))
+            except Exception:
+                e = RuntimeError(f"{type(e).__name__}: {e} (in a pool worker; it cannot be pickled)")
+            out.append((None, tb, e))
             break
     return out
 
@@ -212,8 +225,8 @@ def _chunked_pool_map(fn, items, jobs: int, limit: int, init, initargs, chunk: i
     task = functools.partial(_captured_chunk, fn)
     for results in _pool_map(task, _chunks(items, chunk), jobs, limit, init, initargs, captured=False):
         for res in results:
-            if len(res) == 3:
-                raise res[2]
+            if len(res) == 3:  # the item raised there: here, in its turn, with the worker's traceback
+                raise res[2] from WorkerTraceback(res[1])
             yield _reshow(res)
 
 

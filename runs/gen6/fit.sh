@@ -31,3 +31,6 @@ from bgtools.training.pipeline import run_duel, DuelConfig
 run_duel('$R/$1/$2', DuelConfig(a='$R/$1/fit.npz', b='$G', games=$3, seed=$4, ply=0))"
 done
 python benchmarks/strength.py --games 40000 --seed 4242 --weights $R/deep/fit.npz > $R/deep/strength.txt
+# deep with lookahead, paired against gen4 (no pruning)
+python benchmarks/judge.py --ply 1 --weights $R/deep/fit.npz --against $G > $R/deep/judge_1ply.txt
+python benchmarks/judge.py --ply 2 --weights $R/deep/fit.npz --against $G > $R/deep/judge_2ply.txt
