@@ -118,10 +118,7 @@ class _Replayer:
             steps = play_steps(row)
             new = Roll(a.player, a.dice, steps, "play", a.text, a.line, a.column, a.move_no, a.analysis)
             if not self.want:
-                self._pos = None
-                self._row = (k.after, j)
-                self.persp = 1 - a.player
-                self._over = j == k.stop - 1 and not any(k.after[j, 1].tolist())  # borne off
+                self._leave_in_kernel(k, j, a.player)
                 return new, _MOVED, row[1]
             return new, self._play(a, steps, pos or self.pos_for(a.player), k.after[j]), row[1]
         # settled without a play: a dance, a roll only, an unknown move
@@ -137,10 +134,11 @@ class _Replayer:
     def _plays(self, idx: int) -> int:
         """Append the rolls from action ``idx`` on that the kernel settles as plays, one after
         another with the players taking turns, and return how many (0: the roll at ``idx``
-        is not one of them; :meth:`_fast` and :meth:`_settle` take it).  The roll at ``idx``
-        has passed :meth:`run`'s checks; a roll by the player who made the last play ends
-        the run (run() reports it).  Only without Steps: the board after the last stays in
-        the kernel's array, as after :meth:`_fast`."""
+        is not one of them, or lies outside the kernel's last run; :meth:`_fast` and
+        :meth:`_settle` take it).  The roll at ``idx`` has passed :meth:`run`'s checks; a
+        roll by the player who made the last play ends the run (run() reports it).  Only
+        without Steps: the board after the last stays in the kernel's array, as after
+        :meth:`_fast`."""
         last_roller = -1
         k = self._k
         if k is None:
@@ -149,10 +147,9 @@ class _Replayer:
         j = where[idx]
         if j < 0:
             return 0
+        if not k.start <= j < k.stop:  # outside the kernel's last run: :meth:`_fast` runs it (once)
+            return 0
         acts = self.g.actions
-        if not k.start <= j < k.stop:
-            if k.kinds[j] == PYTHON or self._run_kernel(k, j, self.pos_for(acts[idx].player)) < 0:
-                return 0
         rows, start, stop = k.rows, k.start, k.stop
         out = self.out
         fresh = self.fresh
@@ -174,13 +171,17 @@ class _Replayer:
             if i == n or j == stop or where[i] != j:  # the end, or the next action is no settled roll
                 break
         took = i - idx
-        if took:  # as _fast leaves it after its last play
-            last = j - 1
-            self._pos = None
-            self._row = (k.after, last)
-            self.persp = 1 - acts[i - 1].player
-            self._over = last == stop - 1 and not any(k.after[last, 1].tolist())  # borne off
+        if took:
+            self._leave_in_kernel(k, j - 1, acts[i - 1].player)
         return took
+
+    def _leave_in_kernel(self, k: KernelRun, j: int, player: int) -> None:
+        """After ``player``'s play at roll ``j`` of the kernel's run: the board stays in the
+        kernel's array (:attr:`pos` makes it when asked), the opponent is on roll."""
+        self._pos = None
+        self._row = (k.after, j)
+        self.persp = 1 - player
+        self._over = j == k.stop - 1 and not any(k.after[j, 1].tolist())  # borne off
 
     def _pack(self) -> KernelRun:
         """The game's rolls packed for the kernel (no run yet)."""
