@@ -26,14 +26,16 @@ from typing import NamedTuple, Optional
 import numba as nb
 import numpy as np
 
-from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, new_move_buffers
+from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers
 from bgtools.engine import bearoff as _bo
+from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
 from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
 from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_sibling_value
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "keep_plays", "exact_value", "GNUBG_ROLLS",
+           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "keep_plays", "exact_value",
+           "cached_static", "chooser_buffers_with", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
 #: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
@@ -71,6 +73,9 @@ class ChooserBuffers(NamedTuple):
     top: np.ndarray  #: int64[MAX_PLAYS] the plays kept after pruning (all, without)
     ph: np.ndarray  #: float32[PRUNE_MAX_HIDDEN] the pruning net's hidden layer
     pbase: np.ndarray  #: float32[PRUNE_MAX_HIDDEN] that of the siblings' base
+    cache: EvalCache  #: outputs by board (:mod:`bgtools.engine.evalcache`; none unless asked for)
+    pend: np.ndarray  #: int8[2, 25] with a cache: the siblings' base, encoded at the first miss
+    choices: ChoiceCache  #: the caller's cache of choices (the rollout kernel's; none unless asked for)
 
 
 def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.BearoffTables] = None,
@@ -88,11 +93,24 @@ def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.Be
 
 @nb.njit(cache=True)
 def new_chooser_buffers(net):
-    """Fresh :class:`ChooserBuffers` for ``net`` (callable from Python and from Numba code)."""
+    """Fresh :class:`ChooserBuffers` for ``net`` (callable from Python and from Numba code),
+    without an evaluation cache."""
+    return chooser_buffers_with(net, new_eval_cache(0), new_choice_cache(0))
+
+
+@nb.njit(cache=True)
+def chooser_buffers_with(net, cache, choices):
+    """Fresh :class:`ChooserBuffers` for ``net`` that carry ``choices`` (a
+    :class:`~bgtools.engine.evalcache.ChoiceCache`, for the caller to use) and read and fill ``cache`` (an
+    :class:`~bgtools.engine.evalcache.EvalCache` for this net and these bear-off databases
+    only) for positions out of contact: those are then valued by the net's full pass, never
+    incrementally, so that a value is the same whichever search reached it first and the
+    cache may outlive a search (the rollout workers keep one each)."""
     return ChooserBuffers(new_move_buffers(), new_move_buffers(), new_eval_buffers(net), np.zeros((2, 25), np.int8),
                           np.zeros((2, 25), np.int8), np.zeros(5, np.float64), np.zeros(MAX_PLAYS, np.float64),
                           new_inc_base(net), np.zeros(MAX_PLAYS, np.float64), np.zeros(MAX_PLAYS, np.int64),
-                          np.zeros(PRUNE_MAX_HIDDEN, np.float32), np.zeros(PRUNE_MAX_HIDDEN, np.float32))
+                          np.zeros(PRUNE_MAX_HIDDEN, np.float32), np.zeros(PRUNE_MAX_HIDDEN, np.float32),
+                          cache, np.zeros((2, 25), np.int8), choices)
 
 
 @nb.njit(cache=True, inline="always")
@@ -136,9 +154,15 @@ def static_value(board, ch, ev, out) -> None:
 def set_siblings(board, ch, buf, n) -> None:
     """Before valuing ``n`` siblings (positions a roll leads to from ``board``, ``[1]`` to
     roll there; a game not over): make ``board`` their base when there are enough of them
-    to pay for it."""
+    to pay for it.  With a cache the base is encoded only when a sibling misses it."""
     if n > 2:
-        set_base(board, ch.net, buf.base)
+        if buf.cache.used.shape[0] > 0:
+            for s in range(2):
+                for i in range(25):
+                    buf.pend[s, i] = board[s, i]
+            buf.base.cls[0] = -2  # pending
+        else:
+            set_base(board, ch.net, buf.base)
     else:
         buf.base.cls[0] = -1
 
@@ -146,9 +170,25 @@ def set_siblings(board, ch, buf, n) -> None:
 @nb.njit(cache=True, inline="always")
 def sibling_value(board, ch, buf, out) -> None:
     """:func:`static_value` of a sibling of the base set by :func:`set_siblings`: the net's
-    first layer updated from the base's (:mod:`bgtools.engine.incremental`)."""
+    first layer updated from the base's (:mod:`bgtools.engine.incremental`); with a cache,
+    a position out of contact from it, or from the full pass (see :func:`chooser_buffers_with`)."""
+    if buf.cache.used.shape[0] > 0 and not is_contact(board):
+        cached_static(board, ch, buf, out)  # (a position in contact is in the cache only by cached_static)
+        return
     if not exact_value(board, ch, out):
+        if buf.base.cls[0] == -2:
+            set_base(buf.pend, ch.net, buf.base)
         net_probs_inc(board, ch.net, buf.ev, buf.base, out)
+
+
+@nb.njit(cache=True, inline="always")
+def cached_static(board, ch, buf, out) -> None:
+    """:func:`static_value` through ``buf``'s cache (a full pass, never an incremental one)."""
+    slot = cache_find(buf.cache, board, out)
+    if slot == -1:
+        return
+    static_value(board, ch, buf.ev, out)
+    cache_put(buf.cache, slot, out)
 
 
 @nb.njit(cache=True, inline="always")

@@ -13,7 +13,8 @@ from bgtools.core.position import Position
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.chooser import make_chooser
 from bgtools.engine.met import load_met
-from bgtools.rollouts.kernel import Stakes, TrialSettings, rollout_kernel
+from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
+from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
 from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
 
 __all__ = ["run_chunk", "warm_up", "make_executor", "weights_or_default"]
@@ -50,6 +51,28 @@ def _pruning():
     return _WORKER["pruning"]
 
 
+def _caches(weights, settings: RolloutSettings, job: Job) -> tuple:
+    """This process's evaluation cache for ``weights``, and its cache of choices for them,
+    ``settings``' checker play and, in a cubeful rollout, ``job``'s stakes (new ones when
+    the weights change; the choices of the last few kinds of play are kept).  They outlive a
+    chunk: what they hold is the net's full pass, exact values (see
+    :func:`bgtools.engine.chooser.chooser_buffers_with`) and the choices made from them,
+    whatever chunk filled them, so a chunk's results do not depend on which chunks the
+    process ran before."""
+    if _WORKER.get("cache_for") is not weights:
+        _WORKER["cache"] = new_eval_cache(CACHE_BITS)
+        _WORKER["cache_for"] = weights
+        _WORKER["choices"] = {}
+    stakes = (job.money, job.away, job.cube, job.crawford, job.jacoby and job.money) if settings.cubeful else None
+    play = (settings.ply, settings.prune, settings.pruning, settings.cubeful, stakes)
+    kept = _WORKER["choices"]
+    if play not in kept:
+        if len(kept) >= 4:
+            del kept[next(iter(kept))]  # the oldest
+        kept[play] = new_choice_cache(CHOICE_BITS)
+    return _WORKER["cache"], kept[play]
+
+
 def _init_worker(weights) -> None:
     _WORKER["weights"] = weights
 
@@ -66,7 +89,8 @@ def run_chunk(job: Job, settings: RolloutSettings, first: int, count: int, weigh
                     job.first_cube)
     ch = make_chooser(w.arrays(), settings.ply, settings.prune, db.tables(),
                       pruning=_pruning() if settings.pruning else None)
-    plies = rollout_kernel(job.board, first, count, spec, stakes, ch, sums, sumsq)
+    cache, choices = _caches(w, settings, job)
+    plies = rollout_kernel(job.board, first, count, spec, stakes, ch, sums, sumsq, cache, choices)
     return Partial(count, sums, sumsq, int(plies))
 
 

@@ -35,17 +35,22 @@ import numpy as np
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
-from bgtools.engine.chooser import (choose, keep_plays, new_chooser_buffers, set_siblings, sibling_value, static_value,
-                                   swap_into)
+from bgtools.engine.chooser import (cached_static, choose, chooser_buffers_with, keep_plays, set_siblings,
+                                   sibling_value, swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
+from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.met import mwc_after
 from bgtools.engine.nn import game_over_probs
 from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, roll
 from bgtools.rollouts.settings import N_OUTPUTS
 
-__all__ = ["TrialSettings", "Stakes", "rollout_kernel", "MAX_TURNS"]
+__all__ = ["TrialSettings", "Stakes", "rollout_kernel", "MAX_TURNS", "CACHE_BITS", "CHOICE_BITS"]
 
 MAX_TURNS = 5000
+#: the size of a rollout worker's evaluation cache (:mod:`bgtools.engine.evalcache`): 1 << 16 boards, 4.5 MB
+CACHE_BITS = 16
+#: the size of its cache of cubeless choices (board and roll -> play): 1 << 16, 8 MB
+CHOICE_BITS = 16
 
 
 class TrialSettings(NamedTuple):
@@ -126,7 +131,7 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     n = generate_boards(b, d1, d2, mb)  # only the boards are read
     if n == 0:
         swap_into(b, buf.sw)
-        static_value(buf.sw, ch, buf.ev, bp)
+        cached_static(buf.sw, ch, buf, bp)
         return -1
     sw = buf.sw
     p = buf.p
@@ -152,18 +157,40 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
 
 @nb.njit(cache=True)
 def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful) -> int:
-    """The play of the mover: cubeful at 0 ply in cubeful rollouts, else ``ch``'s choice."""
-    if cubeful and ch.ply == 0:
-        return _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner)
-    return choose(b, d1, d2, ch, buf, bp)
+    """The play of the mover: cubeful at 0 ply in cubeful rollouts, else ``ch``'s choice.
+    A choice depends on the board and the roll only (and in a cubeful one on the cube, the
+    side on roll and the job's stakes), so it is kept in ``buf.choices`` (a
+    :class:`~bgtools.engine.evalcache.ChoiceCache` for ``ch`` and, when cubeful, the job's
+    stakes): on a hit the board after it is ``buf.mine.boards[0]``."""
+    cc = buf.choices
+    mb = buf.mine.boards
+    cf = cubeful and ch.ply == 0
+    tag = ROLL_INDEX[d1, d2] + 1
+    if cf:
+        tag += 32 * (side + 2 * (owner + 1)) + 256 * cube
+    code = choice_find(cc, b, tag, mb[0], bp)
+    if code >= 0:
+        return 0 if code == 1 else -1
+    if cf:
+        i = _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner)
+    else:
+        i = choose(b, d1, d2, ch, buf, bp)
+    if i >= 0:
+        choice_put(cc, code, mb[i], True, bp)
+    else:
+        choice_put(cc, code, b, False, bp)
+    return i
 
 
 @nb.njit(cache=True)
-def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
+def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq, cache, choices):
     """Play trials ``first .. first + count - 1`` of ``board0`` (``[1]`` on roll, the root
     player) under ``spec`` (:class:`TrialSettings`) and ``stakes`` (:class:`Stakes`), the
     plays chosen by ``ch`` (a :class:`~bgtools.engine.chooser.Chooser` with the bear-off
     databases); add each trial's :data:`OUTPUTS` to ``sums`` and their squares to ``sumsq``.
+    ``cache``: an :class:`~bgtools.engine.evalcache.EvalCache` for ``ch``'s net and databases,
+    ``choices`` a :class:`~bgtools.engine.evalcache.ChoiceCache` for ``ch``, both read and
+    filled (what they hold does not depend on what filled them, so neither do the results).
     Returns the number of half-moves played.
     """
     seed = spec.seed
@@ -179,9 +206,8 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
     pre = stakes.pre
     post = stakes.post
     ts = ch.tables.ts
-    buf = new_chooser_buffers(ch.net)
+    buf = chooser_buffers_with(ch.net, cache, choices)
     mb = buf.mine.boards
-    ev = buf.ev
     bp = np.zeros(5, np.float64)
     pc = np.zeros(5, np.float64)
     cv = np.zeros(4, np.float64)
@@ -229,7 +255,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
                 break
             stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
             if stop:
-                static_value(b, ch, ev, pc)
+                cached_static(b, ch, buf, pc)
                 if cubeful:
                     rel = _rel_owner(owner, side)
                     if money and _bo.in_two_sided(b):
@@ -247,7 +273,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq):
             # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
             if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
                 rel = _rel_owner(owner, side)
-                static_value(b, ch, ev, pc)
+                cached_static(b, ch, buf, pc)
                 code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
                                    stakes.jacoby)
                 if code == 1:  # double

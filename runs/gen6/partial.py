@@ -1,5 +1,6 @@
 """The rows labelled so far by runs/gen6/label.sh (its parts 0..K-1, in order) as one labelled set.
-Usage: python runs/gen6/partial.py OUT.npz   (the label stage keeps the order of positions.npz)"""
+Usage: python runs/gen6/partial.py OUT.npz [RUN/data]   (the label stage keeps the order of
+positions.npz; RUN/data defaults to runs/gen6/a/data, generation 7 passes runs/gen7/a/data)"""
 import sys
 from pathlib import Path
 
@@ -8,7 +9,7 @@ import numpy as np
 from bgtools.training.datasets import load_npz, part_path, save_npz
 from bgtools.training.label import array_tag
 
-run = Path("runs/gen6/a/data")
+run = Path(sys.argv[2] if len(sys.argv) > 2 else "runs/gen6/a/data")
 pos = load_npz(run / "positions.npz", "boards")["boards"]
 targets = []
 k = n = 0
