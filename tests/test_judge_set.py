@@ -1,0 +1,60 @@
+"""benchmarks/make_judge_set.py: gnubg's answers turned into judge records that
+benchmarks/judge.py reads (gnubg itself is not needed: its answer is made up here)."""
+
+import gzip
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from bgtools.core.movegen import legal_plays
+from bgtools.core.position import Position
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _module(name):
+    sys.path.insert(0, str(ROOT))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _answer(pos, dice, eq2_of=None):
+    plays = legal_plays(pos, (int(dice[0]), int(dice[1])))
+    eq0 = {p.notation(): 0.01 * i for i, p in enumerate(plays)}  # the last play is gnubg 0-ply's pick
+    eq2 = {k: (eq2_of(i) if eq2_of else -0.02 * i) for i, k in enumerate(eq0)}  # the first is the best at 2 ply
+    return {"position_id": pos.position_id(), "dice": dice, "category": "contact", "gnubg_class": 10,
+            "eq0": eq0, "eq2": eq2}, plays
+
+
+def test_record_fields_losses_and_the_judge_reading_them(tmp_path):
+    mk = _module("make_judge_set")
+    judge = _module("judge")
+    pos = Position.initial()
+    got, plays = _answer(pos, "31")
+    rec = mk.record(7, got)
+    n = len(plays)
+    assert rec["idx"] == 7 and rec["n_plays"] == n and rec["judge_category"] == "contact"
+    assert [p["eq0"] for p in rec["plays"]] == sorted((p["eq0"] for p in rec["plays"]), reverse=True)
+    assert rec["picks"]["best_2ply"] == plays[0].after_id
+    assert rec["picks"]["gnubg_0ply"] == plays[-1].after_id
+    assert rec["loss_millipoints"]["gnubg_0ply"] == pytest.approx(1000 * 0.02 * (n - 1))
+    assert rec["loss_millipoints"]["random"] == pytest.approx(1000 * 0.02 * (n - 1) / 2)
+    assert rec["picks"]["pubeval"] in {p.after_id for p in plays}
+    f = tmp_path / "set.jsonl.gz"
+    with gzip.open(f, "wt") as fh:
+        fh.write(json.dumps(rec) + "\n")
+    recs = judge.load_records(f)
+    assert judge.loss_of(recs[0], plays[0].after_id) == 0.0
+    assert judge.loss_of(recs[0], plays[2].after_id) == pytest.approx(40.0)
+
+
+def test_a_record_whose_plays_differ_from_ours_is_dropped():
+    mk = _module("make_judge_set")
+    got, _ = _answer(Position.initial(), "31")
+    got["eq2"] = dict(list(got["eq2"].items())[1:])  # gnubg listed one play fewer
+    assert mk.record(0, got) is None
