@@ -84,7 +84,7 @@ def _choices(boards, ch, buf, rolls):
 def test_choices_with_a_cache_are_the_choices_without(ply):
     db = bo.load_databases()
     ch = make_chooser(W.arrays(), ply, 2, db.tables(), pruning=load_default_pruning())
-    boards = np.array(_oracle_boards(60 if ply else 400))
+    boards = np.array(_oracle_boards(30 if ply else 150))
     rolls = np.array([(6, 5), (3, 1), (2, 2), (6, 6), (4, 2)], np.int64)
     plain = _choices(boards, ch, new_chooser_buffers(ch.net), rolls)
     buf = chooser_buffers_with(ch.net, new_eval_cache(12), new_choice_cache(0))
@@ -128,10 +128,10 @@ def test_cached_values_are_the_full_pass():
     value), not the incremental one, so a cached value is the same whichever search stored it."""
     db = bo.load_databases()
     ch = make_chooser(W.arrays(), 0, 2, db.tables())
-    boards = np.array(_oracle_boards())
+    boards = np.array(_oracle_boards(400))
     rolls = np.array([(6, 5), (2, 1), (4, 4)], np.int64)
     worst, n = _sibling_vs_static(boards, ch, chooser_buffers_with(ch.net, new_eval_cache(10), new_choice_cache(0)), rolls)
-    assert n > 1000 and worst == 0.0
+    assert n > 300 and worst == 0.0
     worst, n = _sibling_vs_static(boards, ch, chooser_buffers_with(ch.net, new_eval_cache(10), new_choice_cache(0)), rolls)  # warm
     assert worst == 0.0
     inc, _ = _sibling_vs_static(boards, ch, new_chooser_buffers(ch.net), rolls)
