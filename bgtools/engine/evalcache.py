@@ -93,19 +93,29 @@ def _holds(c: EvalCache, slot: int) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
-def cache_find(c: EvalCache, board, out, tag=0) -> int:
-    """Look ``board`` (int8[2, 25]) up: on a hit, its outputs into ``out`` and -1; on a miss,
-    the slot :func:`cache_put` is to write (``-2`` when the cache holds nothing)."""
+def _probe(c: EvalCache, board, out, tag) -> int:
+    """The slot of ``board`` and ``tag``: on a hit its outputs into ``out`` and the slot
+    (>= 0); on a miss ``-2 - slot``; ``-1`` when the cache holds nothing."""
     if c.used.shape[0] == 0:
-        return -2
+        return -1
     slot = _slot(c, board, tag)
     if _holds(c, slot):
         for k in range(5):
             out[k] = c.vals[slot, k]
         c.stats[0] += 1
-        return -1
+        return slot
     c.stats[1] += 1
-    return slot
+    return -2 - slot
+
+
+@nb.njit(cache=True, inline="always")
+def cache_find(c: EvalCache, board, out, tag=0) -> int:
+    """Look ``board`` (int8[2, 25]) up: on a hit, its outputs into ``out`` and -1; on a miss,
+    the slot :func:`cache_put` is to write (``-2`` when the cache holds nothing)."""
+    r = _probe(c, board, out, tag)
+    if r >= 0:
+        return -1
+    return -2 if r == -1 else -2 - r
 
 
 @nb.njit(cache=True, inline="always")
@@ -141,22 +151,15 @@ def choice_find(cc: ChoiceCache, board, roll: int, after, out) -> int:
     """The choice for ``board`` and roll number ``roll`` (1..21): on a hit, the board after
     it into ``after``, its outputs into ``out``, and 1 (a play) or 0 (none); on a miss, a code
     for :func:`choice_put` (-1 when the cache holds nothing, ``-2 - slot`` else)."""
-    c = cc.values
-    if c.used.shape[0] == 0:
-        return -1
-    slot = _slot(c, board, roll)
-    if _holds(c, slot):
-        c.stats[0] += 1
-        for k in range(5):
-            out[k] = c.vals[slot, k]
-        if not cc.played[slot]:
-            return 0
-        for a in range(2):
-            for i in range(25):
-                after[a, i] = cc.after[slot, a, i]
-        return 1
-    c.stats[1] += 1
-    return -2 - slot
+    r = _probe(cc.values, board, out, roll)
+    if r < 0:
+        return r  # -1 (no cache) or -2 - slot (a miss)
+    if not cc.played[r]:
+        return 0
+    for a in range(2):
+        for i in range(25):
+            after[a, i] = cc.after[r, a, i]
+    return 1
 
 
 @nb.njit(cache=True, inline="always")
