@@ -422,3 +422,27 @@ def test_labelling_in_parallel_writes_the_same_parts(full_run, tmp_path):
     assert same(parts(runs["one"], "labels"), parts(run, "labels"))
     a, b = load_npz(runs["one"] / "data" / "labelled.npz"), load_npz(run / "data" / "labelled.npz")
     assert np.array_equal(a["targets"], b["targets"])
+
+
+def test_selfplay_of_chosen_classes_keeps_only_those_positions(full_run, tmp_path):
+    from bgtools.engine.features import NET_RACE, net_class, net_classes
+
+    run = tmp_path / "race"
+    cfg = pl.SelfplayConfig(positions=40, seed=4, chunk_games=1, explore=0.2, classes=("race",))
+    m = pl.run_selfplay(run, cfg)
+    boards = load_boards(run / "data" / "positions.npz")
+    assert m["positions"] == 40 and boards.shape == (40, 2, 25)
+    assert (net_classes(boards) == NET_RACE).all()
+    assert [net_class(b) for b in boards[:5]] == [NET_RACE] * 5  # the batch kernel is the single one
+    # the same games as the unfiltered run: its race positions, in order, are these
+    every = load_boards(full_run / "data" / "positions.npz")
+    race = every[net_classes(every) == NET_RACE]
+    n = min(len(race), 40)
+    assert n > 0 and np.array_equal(race[:n], boards[:n])
+    assert json.loads((run / "data" / "selfplay" / "settings.json").read_text())["classes"] == ["race"]
+    assert "classes" not in json.loads((full_run / "data" / "selfplay" / "settings.json").read_text())
+    with pytest.raises(pl.PipelineError, match="unknown position class 'crash'"):
+        pl.run_selfplay(tmp_path / "bad", pl.SelfplayConfig(positions=5, classes=("crash",)))
+    assert not (tmp_path / "bad").exists()
+    with pytest.raises(pl.PipelineError):  # other settings than the folder was made with
+        pl.run_selfplay(run, pl.SelfplayConfig(positions=40, seed=4, chunk_games=1, explore=0.2))

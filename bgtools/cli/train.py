@@ -109,14 +109,18 @@ def selfplay(
                                                    help="The playing net (default: the shipped one).")] = None,
     explore: Annotated[float, typer.Option("--explore", help="Chance that a turn takes a near-best play, 0 to 1.")] = 0.1,
     margin: Annotated[float, typer.Option("--margin", help="Equity window of those plays.")] = 0.04,
+    classes: Annotated[Optional[str], typer.Option("--classes", metavar="NAMES",
+                                                   help="Record only positions of these nets, comma-separated "
+                                                        "(contact, crashed, race; default: all).")] = None,
 ) -> None:
     """Seeded self-play with exploration: positions for the next generation (resumable)."""
     from bgtools.training.pipeline import SelfplayConfig, run_selfplay
 
     if positions < 1 or not 0 <= explore <= 1 or margin < 0:
         raise fail("--positions must be positive, --explore 0 to 1, --margin 0 or more")
+    names = tuple(c.strip() for c in classes.split(",") if c.strip()) if classes else ()
     _stage(run_selfplay, run, SelfplayConfig(positions=positions, seed=seed, weights=weights, explore=explore,
-                                             margin=margin))
+                                             margin=margin, classes=names))
 
 
 @train_app.command("label")

@@ -40,6 +40,7 @@ __all__ = [
     "N_SIDE_CONTACT",
     "N_SIDE_RACE",
     "net_class",
+    "net_classes",
     "encode",
     "encode_batch",
 ]
@@ -308,6 +309,15 @@ def encode(board, out) -> int:
     elif c >= 0:
         _encode_contact(board, out)
     return c
+
+
+@nb.njit(cache=True)
+def net_classes(boards):
+    """:func:`net_class` of each of many boards (int8[n, 2, 25]): int64[n]."""
+    out = np.empty(boards.shape[0], np.int64)
+    for i in range(boards.shape[0]):
+        out[i] = net_class(boards[i])
+    return out
 
 
 @nb.njit(cache=True)

@@ -38,8 +38,9 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
+from bgtools.engine.features import net_classes
 from bgtools.engine.networks import load_weights
-from bgtools.engine.nn import Weights, widen_weights
+from bgtools.engine.nn import NET_NAMES, Weights, widen_weights
 from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
 from bgtools.training.duel import duel_weights
@@ -65,6 +66,9 @@ class SelfplayConfig:
     explore: float = 0.1  #: chance a turn takes a play within ``margin`` instead of the best
     margin: float = 0.04  #: equity window of exploring plays
     chunk_games: int = 200  #: games per part file
+    #: record only the positions that these nets evaluate (names of ``NET_NAMES``: "contact",
+    #: "crashed", "race"); empty: every position.  The games are the same either way.
+    classes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,11 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
     parts = run / "data" / "selfplay"
     key = {k: v for k, v in asdict(cfg).items() if k != "positions"}  # more positions = more parts
     key["weights"] = _weights_tag(cfg.weights)
+    if cfg.classes:
+        key["classes"] = list(cfg.classes)
+    else:  # (so that folders made before the option existed resume as they are)
+        key.pop("classes")
+    keep = _class_numbers(cfg.classes)
     _claim(parts, key)
     w = load_weights(cfg.weights)
     k = completed_parts(parts)
@@ -192,6 +201,8 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
             return None
         t1 = time.perf_counter()
         d = selfplay_games(w, k * cfg.chunk_games, cfg.chunk_games, cfg.seed, cfg.explore, cfg.margin)
+        if keep:
+            d = _of_classes(d, keep)
         save_npz(part_path(parts, k), **d)
         dt = time.perf_counter() - t1
         total += d["game"].size
@@ -206,6 +217,22 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
     return _finish(run / "selfplay.manifest.json", "selfplay", cfg, t0, parts=k,
                    positions=int(data["boards"].shape[0]), explored=int(data["explored"].sum()),
                    games=int(data["game"].max()) + 1, weights=key["weights"], boards_sha256=array_tag(data["boards"]))
+
+
+def _class_numbers(names: tuple[str, ...]) -> tuple[int, ...]:
+    """The net classes (``NET_CONTACT`` ...) of ``SelfplayConfig.classes``; a one-line error for
+    a name that is none."""
+    bad = [c for c in names if c not in NET_NAMES]
+    if bad:
+        raise PipelineError(f"unknown position class {bad[0]!r}: choose from {', '.join(NET_NAMES)}")
+    return tuple(NET_NAMES.index(c) for c in names)
+
+
+def _of_classes(d: dict[str, np.ndarray], keep: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """A self-play part's rows (every array of it) whose boards the nets ``keep`` evaluate."""
+    cls = net_classes(d["boards"])
+    mask = np.isin(cls, np.array(keep, np.int64))
+    return {k: v[mask] for k, v in d.items()}
 
 
 def _part_logger(run: Path, stage: str, echo: Echo, digits: int) -> Callable[[int, int, int, float], None]:
