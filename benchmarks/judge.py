@@ -138,12 +138,18 @@ def paired(records: list[dict], picks: list[str], other: list[str]) -> dict[str,
     return summarize(d, [r["judge_category"] for r in records])
 
 
+def shown(result: dict) -> list[str]:
+    """The categories a set has positions of, and "all" (a set may lack some: judge_third.jsonl.gz
+    has only contact and on_bar positions)."""
+    return [c for c in (*CATEGORIES, "all") if result["ours"][c]["n"]]
+
+
 def table(result: dict, label: str) -> str:
     """A Markdown table: mean loss ± standard error per category, ours beside the baselines."""
     cols = [("ours", label), ("gnubg_0ply", "gnubg 0-ply"), ("pubeval", "pubeval"), ("random", "random")]
     lines = ["| category | positions | " + " | ".join(c[1] for c in cols) + " |",
              "| --- | ---: | " + " | ".join("---:" for _ in cols) + " |"]
-    for c in (*CATEGORIES, "all"):
+    for c in shown(result):
         cells = [f"{result[k][c]['mean']:.2f} ± {result[k][c]['se']:.2f}" for k, _ in cols]
         name = f"**{c}**" if c == "all" else c
         lines.append(f"| {name} | {result['ours'][c]['n']} | " + " | ".join(cells) + " |")
@@ -218,11 +224,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"pruning {pruning.tag}: {u['differ']} of {u['positions']} picks differ from the full search's; "
                   f"{u['seconds_pruned']} s against {u['seconds_unpruned']} s unpruned; paired difference "
                   "(pruned - full): " + ", ".join(f"{c} {pv[c]['mean']:+.2f} ± {pv[c]['se']:.2f}"
-                                                  for c in (*CATEGORIES, "all")))
+                                                  for c in shown(res)))
         if args.against:
             pv = res["paired_vs_against"]
             print(f"paired difference vs {args.against} (ours - theirs, negative = we lose less): "
-                  + ", ".join(f"{c} {pv[c]['mean']:+.2f} ± {pv[c]['se']:.2f}" for c in (*CATEGORIES, "all")))
+                  + ", ".join(f"{c} {pv[c]['mean']:+.2f} ± {pv[c]['se']:.2f}" for c in shown(res)))
     return 0
 
 

@@ -12,6 +12,11 @@ weights, our implementation, race weights as judge_dev decides them) and a rando
 gnubg measures here only: nothing from it is trained on.
 
     python benchmarks/make_judge_set.py -o benchmarks/data/judge_selfplay.jsonl.gz [--scale 2] [--seed 1]
+    python benchmarks/make_judge_set.py -o benchmarks/data/judge_third.jsonl.gz \
+        --exclude benchmarks/data/judge_selfplay.jsonl.gz --seed 3 ../shared/selfplay ../shared/realmatches
+
+(``--exclude`` leaves out the positions of other judge sets too, so the new set is independent
+of them.)
 
 Needs gnubg (``gnubg`` on PATH or /usr/games) and ``script``; about 0.3 s of gnubg per position.
 """
@@ -141,10 +146,16 @@ def main(argv=None) -> int:
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--scale", type=float, default=2.0, help="judge_dev's number of positions per category times this")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--exclude", action="append", default=[], metavar="SET",
+                    help="a judge set (.jsonl or .jsonl.gz) whose positions to leave out; may be repeated")
     args = ap.parse_args(argv)
     folders = args.folders or [SHARED / "selfplay"]
     dev = SHARED / "oracle" / "judge_dev.jsonl"
     exclude = {json.loads(line)["position_id"] for line in open(dev)} if dev.exists() else set()
+    for other in args.exclude:
+        opener = gzip.open if other.endswith(".gz") else open
+        with opener(other, "rt", encoding="utf-8") as f:
+            exclude |= {json.loads(line)["position_id"] for line in f if line.strip()}
     t0 = time.time()
     cands = candidates(folders, exclude, args.seed)
     quota = {k: round(v * args.scale) for k, v in MIX.items()}

@@ -58,3 +58,30 @@ def test_a_record_whose_plays_differ_from_ours_is_dropped():
     got, _ = _answer(Position.initial(), "31")
     got["eq2"] = dict(list(got["eq2"].items())[1:])  # gnubg listed one play fewer
     assert mk.record(0, got) is None
+
+
+def test_committed_judge_sets_are_disjoint_and_their_plays_are_ours():
+    """judge_third was made with --exclude judge_selfplay: no position in both, so the paired
+    differences of the sets are independent; every record lists every legal play of its roll."""
+    judge = _module("judge")
+    data = ROOT / "benchmarks" / "data"
+    ids = {}
+    for name in ("judge_selfplay", "judge_third"):
+        recs = judge.load_records(data / f"{name}.jsonl.gz")
+        ids[name] = {r["position_id"] for r in recs}
+        assert len(ids[name]) == len(recs)  # each position once
+        for r in recs[:50]:
+            pos = Position.from_id(r["position_id"])
+            plays = legal_plays(pos, (int(r["dice"][0]), int(r["dice"][1])))
+            assert {p["position_id"] for p in r["plays"]} == {p.after_id for p in plays}
+    assert not ids["judge_selfplay"] & ids["judge_third"]
+
+
+def test_judge_table_leaves_out_categories_without_positions():
+    judge = _module("judge")
+    cats = ["contact", "contact", "on_bar", "on_bar"]
+    res = {k: judge.summarize(judge.np.array([1.0, 2.0, 3.0, 5.0]), cats)
+           for k in ("ours", "gnubg_0ply", "pubeval", "random")}
+    assert judge.shown(res) == ["contact", "on_bar", "all"]
+    text = judge.table(res, "ours 0-ply")
+    assert "crashed" not in text and "nan" not in text and "| contact | 2 |" in text
