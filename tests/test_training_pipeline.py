@@ -155,6 +155,42 @@ def test_fit_learns_targets(shipped):
     assert w.hidden == (16, 8, 8)
 
 
+def test_fit_best_per_net_keeps_each_net_from_its_own_best_epoch(shipped, tmp_path):
+    from bgtools.training.fit import _class_means, _split
+
+    def flat(w):
+        return [a for c in range(3) for a in (w.W1[c], w.b1[c], w.W2[c], w.b2[c])]
+
+    boards = selfplay_games(shipped, 0, 6, seed=5)["boards"]
+    data = prepare(boards, np.asarray(evaluate_boards(boards, 0, NeuralEvaluator(shipped)), np.float32))
+    init = init_weights((8, 8, 8), seed=2)
+    joint_s = FitSettings(epochs=6, batch=16, lr=3e-2, seed=1)
+    s = FitSettings(epochs=6, batch=16, lr=3e-2, seed=1, best_per_net=True)
+    w, joint = fit_weights(init, data, s), fit_weights(init, data, joint_s)
+    val = [_split(data.x[c].shape[0], s.val_frac, s.seed + c)[1] for c in range(3)]
+    # every net at least as good on its own held-out rows as in the one-epoch-for-all fit
+    assert (_class_means(flat(w), data, val) <= _class_means(flat(joint), data, val) + 1e-12).all()
+    assert w.meta["fit_val_loss"] <= joint.meta["fit_val_loss"]  # (with these seeds: contact's best is epoch 5)
+    epochs = w.meta["fit_best_epochs"]
+    assert len(epochs) == 3 and all(0 <= e <= 6 for e in epochs) and "fit_best_epochs" not in joint.meta
+    # each net is exactly the fit's weights after its own best epoch (training does not depend on
+    # the choice: replay the plain fit to that epoch and read its checkpoint)
+    for c, e in enumerate(epochs):
+        if e == 0:
+            want = flat(init)[4 * c:4 * c + 4]
+        else:
+            fit_weights(init, data, joint_s, ckpt=tmp_path / f"c{c}.npz", max_epochs=e)
+            with np.load(tmp_path / f"c{c}.npz") as z:
+                want = [z[f"p{4 * c + q}"] for q in range(4)]
+        assert all(np.array_equal(a, b) for a, b in zip(want, flat(w)[4 * c:4 * c + 4]))
+    # stopped and resumed: the same weights and epochs
+    ck = tmp_path / "ck.npz"
+    fit_weights(init, data, s, ckpt=ck, max_epochs=3)
+    again = fit_weights(init, data, s, ckpt=ck)
+    assert again.meta["fit_best_epochs"] == epochs
+    assert all(np.array_equal(a, b) for a, b in zip(flat(again), flat(w)))
+
+
 def test_fit_rate_decays_to_lr_end(shipped):
     s = FitSettings(epochs=5, lr=1e-2, lr_end=1e-4)
     assert s.rate(0) == pytest.approx(1e-2) and s.rate(2) == pytest.approx(1e-3) and s.rate(4) == pytest.approx(1e-4)

@@ -190,6 +190,9 @@ def fit(
                                                   help="Widen the start net first to these hidden units "
                                                   "(contact, crashed, race), e.g. 256,128,64; new units start "
                                                   "silent, so the net plays as before until fitted.")] = None,
+    best_per_net: Annotated[bool, typer.Option("--best-per-net",
+                                               help="Keep each net (contact, crashed, race) from the epoch "
+                                               "of its own lowest held-out loss, not one epoch for all.")] = False,
 ) -> None:
     """Supervised fit of the net to the labels (cross-entropy, Adam); writes fit.npz (resumable)."""
     from bgtools.training.pipeline import FitConfig, run_fit
@@ -214,7 +217,8 @@ def fit(
             raise fail(f"--extra: {f}: no such file")
     _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed, data=data,
                                    extra=tuple(extra or ()), lr_end=lr_end,
-                                   hidden=widths))  # type: ignore[arg-type]  # three ints, checked above
+                                   hidden=widths,  # type: ignore[arg-type]  # three ints, checked above
+                                   best_per_net=best_per_net))
 
 
 @train_app.command("duel")

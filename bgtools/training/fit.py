@@ -40,6 +40,10 @@ class FitSettings:
     val_frac: float = 0.05
     seed: int = 1
     lr_end: Optional[float] = None  #: None: constant ``lr``; else decayed geometrically to this by the last epoch
+    #: False: keep the epoch with the lowest held-out loss of all rows together (one epoch for the
+    #: three nets); True: keep each net (contact, crashed, race) from its own best epoch, judged on
+    #: its own held-out rows (the nets never share an input, so each may stop where it is best)
+    best_per_net: bool = False
 
     def rate(self, epoch: int) -> float:
         """The learning rate of epoch ``epoch`` (0-based)."""
@@ -106,27 +110,40 @@ def _split(n: int, frac: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.sort(perm[nv:]), np.sort(perm[:nv])
 
 
-def _val_loss(params, data: FitData, val) -> tuple[float, float]:
-    """Validation cross-entropy and mean |equity error| over all held-out rows."""
-    tot, err, n = 0.0, 0.0, 0
+def _class_val_losses(params, data: FitData, val) -> list[tuple[float, float, int]]:
+    """Per net class: (summed cross-entropy, summed |equity error|, rows) over its held-out rows."""
+    out = []
     for c in range(3):
         idx = val[c]
         if idx.size == 0:
+            out.append((0.0, 0.0, 0))
             continue
         _, y = _forward(data.x[c][idx], *params[4 * c:4 * c + 4])
         t = data.t[c][idx]
-        tot += bce_loss(y, t) * idx.size
         eq = lambda p: 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]  # noqa: E731
-        err += float(np.abs(eq(y) - eq(t)).sum())
-        n += idx.size
-    return (tot / n, err / n) if n else (float("nan"), float("nan"))
+        out.append((bce_loss(y, t) * idx.size, float(np.abs(eq(y) - eq(t)).sum()), int(idx.size)))
+    return out
+
+
+def _val_loss(params, data: FitData, val) -> tuple[float, float]:
+    """Validation cross-entropy and mean |equity error| over all held-out rows."""
+    per = _class_val_losses(params, data, val)
+    n = sum(r[2] for r in per)
+    return (sum(r[0] for r in per) / n, sum(r[1] for r in per) / n) if n else (float("nan"), float("nan"))
+
+
+def _class_means(params, data: FitData, val) -> np.ndarray:
+    """Each net's mean held-out cross-entropy (inf for a net without held-out rows)."""
+    return np.array([r[0] / r[2] if r[2] else np.inf for r in _class_val_losses(params, data, val)])
 
 
 def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSettings(),
                 ckpt: Optional[str | Path] = None, log: Optional[Callable[[dict], None]] = None,
                 max_epochs: Optional[int] = None) -> Weights:
     """Fit ``init`` to ``data``; return the weights of the epoch with the lowest validation loss
-    (epoch 0 = ``init`` itself, so a fit never returns worse held-out loss than it started from).
+    (epoch 0 = ``init`` itself, so a fit never returns worse held-out loss than it started from);
+    with ``settings.best_per_net`` each net from the epoch of its own lowest held-out loss
+    (``meta["fit_best_epochs"]``: contact, crashed, race).
 
     ``ckpt``: a file written after every epoch (weights, Adam moments, best so far) and resumed
     from when present.  ``log(row)`` gets one dict per epoch (epoch, train_loss, val_loss,
@@ -141,6 +158,8 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
     v = [np.zeros_like(p) for p in params]
     step, epoch = 0, 0
     best_params, best_loss = [p.copy() for p in params], _val_loss(params, data, val)[0]
+    best_c = _class_means(params, data, val)  # per net, for best_per_net
+    best_epoch = np.zeros(3, np.int64)
     if ckpt is not None and Path(ckpt).is_file():
         with np.load(ckpt, allow_pickle=False) as z:
             params = [z[f"p{i}"] for i in range(12)]
@@ -148,6 +167,8 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
             v = [z[f"v{i}"] for i in range(12)]
             best_params = [z[f"best{i}"] for i in range(12)]
             step, epoch, best_loss = int(z["step"]), int(z["epoch"]), float(z["best_loss"])
+            if "best_c" in z.files:
+                best_c, best_epoch = z["best_c"], z["best_epoch"]
     elif log is not None:
         vl, vm = _val_loss(params, data, val)
         log({"epoch": 0, "train_loss": float("nan"), "val_loss": vl, "val_equity_mae": vm, "seconds": 0.0})
@@ -177,7 +198,13 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
         epoch += 1
         new += 1
         vl, vm = _val_loss(params, data, val)
-        if vl < best_loss:
+        if s.best_per_net:
+            now = _class_means(params, data, val)
+            for c in np.flatnonzero(now < best_c):
+                best_c[c], best_epoch[c] = now[c], epoch
+                best_params[4 * c:4 * c + 4] = [p.copy() for p in params[4 * c:4 * c + 4]]
+            best_loss = _val_loss(best_params, data, val)[0]
+        elif vl < best_loss:
             best_loss, best_params = vl, [p.copy() for p in params]
         if log is not None:
             row = {"epoch": epoch, "train_loss": tot / max(rows, 1), "val_loss": vl, "val_equity_mae": vm,
@@ -189,8 +216,12 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
             extra = {f"{k}{i}": a for k, arrs in (("p", params), ("m", m), ("v", v), ("best", best_params))
                      for i, a in enumerate(arrs)}
             tmp = Path(str(ckpt) + ".tmp.npz")
+            if s.best_per_net:
+                extra.update(best_c=np.asarray(best_c, np.float64), best_epoch=np.asarray(best_epoch, np.int64))
             np.savez(tmp, step=np.int64(step), epoch=np.int64(epoch), best_loss=np.float64(best_loss), **extra)
             tmp.replace(ckpt)
     meta = dict(init.meta)
     meta.update({"fit_epochs": epoch, "fit_val_loss": best_loss, "fit_rows": data.rows()})
+    if s.best_per_net:
+        meta["fit_best_epochs"] = [int(e) for e in best_epoch]  # contact, crashed, race
     return _weights(best_params, meta)

@@ -106,9 +106,12 @@ class FitConfig:
     #: hidden units per class (contact, crashed, race) when the start net is to be widened first
     #: (:func:`bgtools.engine.nn.widen_weights`, seeded by ``seed``); None: as the start net
     hidden: Optional[tuple[int, int, int]] = None
+    #: keep each net (contact, crashed, race) from its own best held-out epoch
+    #: (:attr:`bgtools.training.fit.FitSettings.best_per_net`); False: one epoch for all three
+    best_per_net: bool = False
 
 
-_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None}
+_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None, "best_per_net": False}
 
 
 @dataclass(frozen=True)
@@ -357,7 +360,7 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
         except ValueError as e:
             raise PipelineError(f"fit --hidden: {e}") from None
     settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed,
-                           lr_end=cfg.lr_end)
+                           lr_end=cfg.lr_end, best_per_net=cfg.best_per_net)
     ckpt = run / "data" / "fit_ckpt.npz"
     key = {k: v for k, v in asdict(cfg).items() if k not in _FIT_DEFAULTS or v != _FIT_DEFAULTS[k]}
     _claim(run / "data" / "fit", {**key, "init": _weights_tag(cfg.init), "labels": array_tag(targets)},
