@@ -176,6 +176,19 @@ def test_turns_cube_score_and_result_columns(corpus, moves):
         assert set(rows.player.unique()) == set(m.players)
 
 
+def test_matches_level_names_every_format_and_refuses_an_undeclared_category():
+    real = DATA / "realmatches"
+    files = [real / "xg-kevung-gbf" / "test.xg", real / "bgf-gammonview" / "5nqfGw9bWG3deTaU.bgf",
+             real / "kevung-gbf" / "test.mat"]
+    matches = ex.to_dataframe([str(f) for f in files], "matches")
+    assert matches.format.tolist() == ["xg", "bgf", "mat"]  # not NaN: every reader's format is a category
+    col = next(c for c in ex.table.MATCH_COLUMNS if c.name == "format")
+    data = {c.name: [None] for c in ex.table.MATCH_COLUMNS}
+    data["format"] = ["gnu"]
+    with pytest.raises(ValueError, match="'format'.*gnu"):
+        ex.table.frame(data, [col])
+
+
 def test_games_and_matches_levels(corpus, moves):
     games = ex.to_dataframe(corpus, "games")
     assert len(games) == sum(len(_good_games(m)) for m in corpus)

@@ -142,7 +142,7 @@ GAME_COLUMNS = (
 MATCH_COLUMNS = (
     _C("row_key", "string", "`<file>`, unique per row"),
     *_COMMON,
-    _C("format", "category", "mat, sgf, oldmoves or json", ("mat", "sgf", "oldmoves", "json")),
+    _C("format", "category", "mat, sgf, oldmoves, json, xg or bgf", ("mat", "sgf", "oldmoves", "json", "xg", "bgf")),
     _C("player0", "category", "first-named player"),
     _C("player1", "category", "second-named player"),
     _C("match_length", "int16", "match length, 0 = money session"),
@@ -343,6 +343,12 @@ def frame(data: dict, cols: Sequence[Column]) -> pd.DataFrame:
     for c in cols:
         v = data[c.name]
         if c.dtype == "category":
+            if c.categories is not None:
+                # a value outside the declared categories would become a silent NaN: a bug, say so
+                stray = {x for x in v if x is not None and not pd.isna(x)} - set(c.categories)
+                if stray:
+                    raise ValueError(f"export column {c.name!r}: {sorted(map(str, stray))} not among its "
+                                     f"categories {list(c.categories)}")
             out[c.name] = _text_categories(pd.Categorical(v, categories=c.categories))
         elif c.dtype[0].isupper() or c.dtype in ("string", "boolean"):
             out[c.name] = pd.array(v, dtype=c.dtype)
