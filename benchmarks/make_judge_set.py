@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from benchmarks.gnubg_pty import run_in_gnubg  # noqa: E402
+from benchmarks.judge import load_records  # noqa: E402
 from bgtools.core.movegen import legal_plays  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
 from bgtools.engine.pubeval import is_race, pubeval_scores  # noqa: E402
@@ -151,11 +152,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     folders = args.folders or [SHARED / "selfplay"]
     dev = SHARED / "oracle" / "judge_dev.jsonl"
-    exclude = {json.loads(line)["position_id"] for line in open(dev)} if dev.exists() else set()
-    for other in args.exclude:
-        opener = gzip.open if other.endswith(".gz") else open
-        with opener(other, "rt", encoding="utf-8") as f:
-            exclude |= {json.loads(line)["position_id"] for line in f if line.strip()}
+    sets = ([dev] if dev.exists() else []) + [Path(f) for f in args.exclude]
+    exclude = {r["position_id"] for f in sets for r in load_records(f)}
     t0 = time.time()
     cands = candidates(folders, exclude, args.seed)
     quota = {k: round(v * args.scale) for k, v in MIX.items()}

@@ -345,7 +345,7 @@ def frame(data: dict, cols: Sequence[Column]) -> pd.DataFrame:
         if c.dtype == "category":
             if c.categories is not None:
                 # a value outside the declared categories would become a silent NaN: a bug, say so
-                stray = {x for x in v if x is not None and not pd.isna(x)} - set(c.categories)
+                stray = {x for x in pd.unique(pd.Series(v, dtype=object)) if not pd.isna(x)} - set(c.categories)
                 if stray:
                     raise ValueError(f"export column {c.name!r}: {sorted(map(str, stray))} not among its "
                                      f"categories {list(c.categories)}")

@@ -125,16 +125,20 @@ def _class_val_losses(params, data: FitData, val) -> list[tuple[float, float, in
     return out
 
 
-def _val_loss(params, data: FitData, val) -> tuple[float, float]:
-    """Validation cross-entropy and mean |equity error| over all held-out rows."""
-    per = _class_val_losses(params, data, val)
+def _totals(per: list[tuple[float, float, int]]) -> tuple[float, float]:
+    """Cross-entropy and mean |equity error| over all held-out rows, from the per-class sums."""
     n = sum(r[2] for r in per)
     return (sum(r[0] for r in per) / n, sum(r[1] for r in per) / n) if n else (float("nan"), float("nan"))
 
 
+def _means(per: list[tuple[float, float, int]]) -> np.ndarray:
+    """Each net's mean held-out cross-entropy (inf for a net without held-out rows)."""
+    return np.array([r[0] / r[2] if r[2] else np.inf for r in per])
+
+
 def _class_means(params, data: FitData, val) -> np.ndarray:
     """Each net's mean held-out cross-entropy (inf for a net without held-out rows)."""
-    return np.array([r[0] / r[2] if r[2] else np.inf for r in _class_val_losses(params, data, val)])
+    return _means(_class_val_losses(params, data, val))
 
 
 def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSettings(),
@@ -157,8 +161,9 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     step, epoch = 0, 0
-    best_params, best_loss = [p.copy() for p in params], _val_loss(params, data, val)[0]
-    best_c = _class_means(params, data, val)  # per net, for best_per_net
+    per0 = _class_val_losses(params, data, val)
+    best_params, best_loss = [p.copy() for p in params], _totals(per0)[0]
+    best_c, best_per = _means(per0), list(per0)  # per net, for best_per_net
     best_epoch = np.zeros(3, np.int64)
     if ckpt is not None and Path(ckpt).is_file():
         with np.load(ckpt, allow_pickle=False) as z:
@@ -169,8 +174,9 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
             step, epoch, best_loss = int(z["step"]), int(z["epoch"]), float(z["best_loss"])
             if "best_c" in z.files:
                 best_c, best_epoch = z["best_c"], z["best_epoch"]
+                best_per = _class_val_losses(best_params, data, val)
     elif log is not None:
-        vl, vm = _val_loss(params, data, val)
+        vl, vm = _totals(per0)
         log({"epoch": 0, "train_loss": float("nan"), "val_loss": vl, "val_equity_mae": vm, "seconds": 0.0})
     new = 0
     while epoch < s.epochs and (max_epochs is None or new < max_epochs):
@@ -197,13 +203,14 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
                 params[i] = (params[i] - lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
         epoch += 1
         new += 1
-        vl, vm = _val_loss(params, data, val)
+        per = _class_val_losses(params, data, val)  # one held-out pass per epoch
+        vl, vm = _totals(per)
         if s.best_per_net:
-            now = _class_means(params, data, val)
+            now = _means(per)
             for c in np.flatnonzero(now < best_c):
-                best_c[c], best_epoch[c] = now[c], epoch
+                best_c[c], best_epoch[c], best_per[c] = now[c], epoch, per[c]
                 best_params[4 * c:4 * c + 4] = [p.copy() for p in params[4 * c:4 * c + 4]]
-            best_loss = _val_loss(best_params, data, val)[0]
+            best_loss = _totals(best_per)[0]
         elif vl < best_loss:
             best_loss, best_params = vl, [p.copy() for p in params]
         if log is not None:
