@@ -31,7 +31,7 @@ from bgtools.engine import bearoff as _bo
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
 from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
-from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_sibling_value
+from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
            "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "keep_plays", "exact_value",
@@ -208,9 +208,7 @@ def keep_plays(base_board, boards, n, ch, buf, base_ready: bool) -> int:
         return n
     if not base_ready:
         prune_base(base_board, ch.pnet, buf.pbase)
-    for i in range(n):
-        swap_into(boards[i], buf.sw)
-        buf.pv[i] = prune_sibling_value(buf.sw, base_board, buf.pbase, ch.pnet, buf.ph, buf.p)
+    prune_play_values(base_board, boards, n, ch.pnet, buf.pbase, buf.ph, buf.sw, buf.p, buf.pv)
     return prune_keep(buf.pv, n, ch.pkeep, top)
 
 

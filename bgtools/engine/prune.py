@@ -26,11 +26,12 @@ from typing import NamedTuple, Optional
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from bgtools.engine.nn import equity_from_probs, game_over_probs
 
 __all__ = ["PRUNE_INPUTS", "PRUNE_SIDE", "PruneNet", "make_prune_net", "Pruning", "prune_inputs", "prune_value", "prune_values",
-           "prune_children_values", "prune_base", "prune_sibling_value", "prune_keep", "prune_select",
+           "prune_children_values", "prune_base", "prune_sibling_value", "prune_play_values", "prune_keep", "prune_select",
            "PRUNE_MAX_HIDDEN", "no_pruning", "load_default_pruning", "DEFAULT_PRUNE_WEIGHTS", "DEFAULT_KEEP"]
 
 #: inputs per side: 25 slots (24 points and the bar) x 4 units, then checkers off / 15
@@ -224,12 +225,13 @@ def prune_base(board, net, base) -> None:
 
 
 @nb.njit(cache=True, inline="always")
-def prune_sibling_value(board, base_board, base, net, h, out) -> float:
-    """:func:`prune_value` of ``board``, summed from the hidden layer ``base`` of
-    ``base_board`` (:func:`prune_base`; the same player on roll, a game not over) by the
-    slots whose counts differ (two rows of the slot table each): a play changes a few
-    points, so this costs a fraction of a whole board.  Equal to :func:`prune_value` to
-    float32 rounding."""
+def _sibling_hidden(on, off, base_board, base, net, h):
+    """The hidden pre-activations of a sibling of ``base_board`` (hidden layer ``base``,
+    :func:`prune_base`) into ``h``: ``on``/``off`` its rows (int8[25]) of the player on
+    roll and of the other.  The changed slots are found first, without branches, as a
+    50-bit mask (bit ``2p``: the player on roll's slot ``p``, ``2p + 1`` the other's), then
+    visited in increasing order, two rows of the slot table each.  Returns the two sides'
+    checker counts (on roll, other); a count of 0 means the game is over."""
     T = net.slots
     nh = T.shape[2]
     for j in range(nh):
@@ -238,22 +240,26 @@ def prune_sibling_value(board, base_board, base, net, h, out) -> float:
     n0 = 0
     b1 = 0
     b0 = 0
+    m = np.uint64(0)
     for p in range(25):
-        a, b = base_board[1, p], board[1, p]
-        b1 += a
-        n1 += b
-        if a != b:
-            for j in range(nh):
-                h[j] += T[p, b, j] - T[p, a, j]
-        a, b = base_board[0, p], board[0, p]
-        b0 += a
-        n0 += b
-        if a != b:
-            for j in range(nh):
-                h[j] += T[25 + p, b, j] - T[25 + p, a, j]
-    if n0 == 0 or n1 == 0:  # the game is over: its exact value
-        game_over_probs(board, out)
-        return equity_from_probs(out)
+        a1, c1, a0, c0 = base_board[1, p], on[p], base_board[0, p], off[p]
+        b1 += a1
+        n1 += c1
+        b0 += a0
+        n0 += c0
+        m |= (np.uint64(a1 != c1) | (np.uint64(a0 != c0) << np.uint64(1))) << np.uint64(2 * p)
+    while m != np.uint64(0):
+        q = np.int64(trailing_zeros(m))
+        m &= m - np.uint64(1)
+        p = q >> 1
+        if q & 1:
+            a, b, s0 = base_board[0, p], off[p], 25
+        else:
+            a, b, s0 = base_board[1, p], on[p], 0
+        for j in range(nh):
+            h[j] += T[s0 + p, b, j] - T[s0 + p, a, j]
+    if n0 == 0 or n1 == 0:
+        return n1, n0
     W1 = net.W1
     if n1 != b1:
         f = np.float32((b1 - n1) / 15.0)  # checkers off: (15 - n1) / 15 less (15 - b1) / 15
@@ -263,7 +269,40 @@ def prune_sibling_value(board, base_board, base, net, h, out) -> float:
         f = np.float32((b0 - n0) / 15.0)
         for j in range(nh):
             h[j] += f * W1[PRUNE_SIDE + 100, j]
+    return n1, n0
+
+
+@nb.njit(cache=True, inline="always")
+def prune_sibling_value(board, base_board, base, net, h, out) -> float:
+    """:func:`prune_value` of ``board``, summed from the hidden layer ``base`` of
+    ``base_board`` (:func:`prune_base`; the same player on roll, a game not over) by the
+    slots whose counts differ (two rows of the slot table each): a play changes a few
+    points, so this costs a fraction of a whole board.  Equal to :func:`prune_value` to
+    float32 rounding."""
+    n1, n0 = _sibling_hidden(board[1], board[0], base_board, base, net, h)
+    if n0 == 0 or n1 == 0:  # the game is over: its exact value
+        game_over_probs(board, out)
+        return equity_from_probs(out)
     return _relu_out(h, net)
+
+
+@nb.njit(cache=True, error_model="numpy")
+def prune_play_values(base_board, plays, n, net, base, h, sw, out, values) -> None:
+    """:func:`prune_sibling_value` of each of ``plays[:n]`` (boards with the mover as ``[1]``,
+    as the move generator writes them; each is read turned round, the opponent on roll, as
+    ``base_board`` is laid out) into ``values[:n]``, without turning them round.  One call
+    for a roll's plays (the chooser's kernels are compiled without fastmath; this one keeps
+    its own flags).  ``sw`` int8[2, 25] and ``out`` float64[5] are scratch."""
+    for i in range(n):
+        n1, n0 = _sibling_hidden(plays[i, 0], plays[i, 1], base_board, base, net, h)
+        if n0 == 0 or n1 == 0:
+            for p in range(25):
+                sw[0, p] = plays[i, 1, p]
+                sw[1, p] = plays[i, 0, p]
+            game_over_probs(sw, out)
+            values[i] = equity_from_probs(out)
+        else:
+            values[i] = _relu_out(h, net)
 
 
 @nb.njit(cache=True)
