@@ -18,7 +18,6 @@ from bgtools.engine.children import live_children
 from bgtools.engine.features import MAX_INPUTS, encode_batch
 from bgtools.engine.incremental import evaluate_siblings
 from bgtools.engine.networks import load_weights
-from bgtools.engine import nn
 from bgtools.engine.nn import (Net, Weights, evaluate_net, hidden_out, init_weights, net_probs,
                                new_eval_buffers, sigmoid, widen_weights)
 
