@@ -17,7 +17,7 @@ from bgtools.engine.children import expand_children
 from bgtools.engine.evaluation import default_evaluator, evaluate_boards, evaluator_setting
 from bgtools.engine.nn import NeuralEvaluator
 from bgtools.engine.prune import (PRUNE_INPUTS, Pruning, make_prune_net, load_default_pruning, prune_children_values,
-                                  prune_inputs, prune_select, prune_values)
+                                  prune_inputs, prune_play_values, prune_select, prune_values)
 from bgtools.training import pipeline as pl
 from bgtools.training.prunefit import PruneData, PruneFitSettings, fit_prune, prune_dataset, ranking_report
 
@@ -68,6 +68,36 @@ def test_children_values_summed_from_their_board_equal_the_boards_own(oracle):
     assert (~_live(children)).any()
     np.testing.assert_allclose(prune_children_values(b, children, offsets, net), prune_values(children, net),
                                rtol=1e-4, atol=1e-4)
+
+
+def _play_values(boards, children, offsets, net):
+    """prune_play_values of each roll's plays (the children turned back: the mover as [1])."""
+    nh = net.b1.shape[0]
+    res = np.empty(children.shape[0])
+    base, h, out = np.empty(nh, np.float32), np.empty(nh, np.float32), np.empty(5)
+    sw = np.empty((2, 25), np.int8)
+    plays = np.ascontiguousarray(children[:, ::-1])
+    from bgtools.engine.prune import prune_base
+    for i in range(boards.shape[0]):
+        turned = np.ascontiguousarray(boards[i, ::-1])
+        prune_base(turned, net, base)
+        for r in range(21):
+            lo, hi = offsets[i * 21 + r], offsets[i * 21 + r + 1]
+            if hi > lo:
+                vals = np.empty(hi - lo)
+                prune_play_values(turned, np.ascontiguousarray(plays[lo:hi]), hi - lo, net, base, h, sw, out, vals)
+                res[lo:hi] = vals
+    return res
+
+
+def test_a_rolls_play_values_equal_the_siblings_values_bit_for_bit(oracle):
+    """keep_plays's one call per roll (the plays not turned round) against the per-sibling kernel."""
+    for net, b in ((Pruning.load(DATA.parent.parent / "bgtools" / "data" / "prune_weights.npz").net, oracle[:150]),
+                   (_random_net(24, 7), oracle[::9])):
+        children, offsets = expand_children(b)
+        want = prune_children_values(b, children, offsets, net)
+        np.testing.assert_array_equal(_play_values(b, children, offsets, net), want)
+    assert (~_live(children)).any()  # finished games among the plays: their exact values
 
 
 def test_the_slot_table_is_the_sum_of_each_slots_units():
