@@ -36,6 +36,20 @@ def test_dice_stratified_first_two_rolls():
     assert len(later) == 21 and later[(6, 6)] < later[(6, 5)]
 
 
+def test_memoised_dice_are_the_plain_dice_across_blocks_and_seeds():
+    """The rollout kernel's roll_memo keeps a block's two permutations: the same dice as
+    roll, whatever trial it starts from and however it crosses blocks of 1,296."""
+    from bgtools.rollouts.dice import new_roll_memo, roll, roll_memo
+
+    perm = np.zeros(36, np.int64)
+    for seed in (1, 12345):
+        memo = new_roll_memo()
+        trials = list(range(1290, 1300)) + list(range(5, 12)) + list(range(2590, 2600)) + [40000, 3]
+        for trial in trials:
+            for turn in range(4):
+                assert roll_memo(seed, trial, turn, memo) == roll(seed, trial, turn, perm)
+
+
 def test_dice_depend_only_on_seed_and_trial():
     assert roll_dice(3, 1000, 10) == roll_dice(3, 1000, 10)
     assert roll_dice(3, 1000, 10) != roll_dice(3, 1001, 10)

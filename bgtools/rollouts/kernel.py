@@ -41,7 +41,7 @@ from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.met import mwc_after
 from bgtools.engine.nn import game_over_probs
-from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, roll
+from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, new_roll_memo, roll_memo
 from bgtools.rollouts.settings import N_OUTPUTS
 
 __all__ = ["TrialSettings", "Stakes", "rollout_kernel", "MAX_TURNS", "CACHE_BITS", "CHOICE_BITS"]
@@ -213,7 +213,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq, cache, c
     cv = np.zeros(4, np.float64)
     sw = np.zeros((2, 25), np.int8)
     b = np.zeros((2, 25), np.int8)
-    perm = np.zeros(36, np.int64)
+    memo = new_roll_memo()
     vr_b = np.zeros((21, 2, 25), np.int8)
     vr_p = np.zeros((21, 5), np.float64)
     vr_cf = np.zeros(21, np.float64)
@@ -286,7 +286,7 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq, cache, c
                     cube *= 2
                     owner = 1 - side
             # ---- roll and play
-            d1, d2 = roll(seed, trial, t, perm)
+            d1, d2 = roll_memo(seed, trial, t, memo)
             if vr:
                 for r in range(21):
                     i = _play(b, ROLLS[r, 0], ROLLS[r, 1], ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
