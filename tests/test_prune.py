@@ -17,7 +17,8 @@ from bgtools.engine.children import expand_children
 from bgtools.engine.evaluation import default_evaluator, evaluate_boards, evaluator_setting
 from bgtools.engine.nn import NeuralEvaluator
 from bgtools.engine.prune import (PRUNE_INPUTS, Pruning, make_prune_net, load_default_pruning, prune_children_values,
-                                  prune_inputs, prune_play_values, prune_select, prune_values)
+                                  prune_base, prune_inputs, prune_play_values, prune_select,
+                                  prune_values)
 from bgtools.training import pipeline as pl
 from bgtools.training.prunefit import PruneData, PruneFitSettings, fit_prune, prune_dataset, ranking_report
 
@@ -77,7 +78,6 @@ def _play_values(boards, children, offsets, net):
     base, h, out = np.empty(nh, np.float32), np.empty(nh, np.float32), np.empty(5)
     sw = np.empty((2, 25), np.int8)
     plays = np.ascontiguousarray(children[:, ::-1])
-    from bgtools.engine.prune import prune_base
     for i in range(boards.shape[0]):
         turned = np.ascontiguousarray(boards[i, ::-1])
         prune_base(turned, net, base)

@@ -70,16 +70,19 @@ def _to_dice(r):
     return d1, d2
 
 
+@nb.njit(cache=True, inline="always")
+def _first_index(trial, turn) -> int:
+    """The entry of the permutation of roll ``turn`` (0 or 1) that ``trial`` reads."""
+    a = trial % 36
+    return a if turn == 0 else (a + (trial // 36) % 36) % 36
+
+
 @nb.njit(cache=True)
 def roll(seed, trial, turn, perm):
     """(larger die, smaller die) of ``trial`` at ``turn`` (0 = the first roll);
     ``perm`` is int64[36] scratch."""
     if turn < 2:
-        a = trial % 36
-        if turn == 0:
-            r = _perm_pick(seed, trial // 1296, 0, a, perm)
-        else:
-            r = _perm_pick(seed, trial // 1296, 1, (a + (trial // 36) % 36) % 36, perm)
+        r = _perm_pick(seed, trial // 1296, turn, _first_index(trial, turn), perm)
     else:
         r = _below36(_hash3(seed, trial, turn))
     return _to_dice(r)
@@ -105,8 +108,7 @@ def roll_memo(seed, trial, turn, memo):
         if row[36] != block:
             _perm_pick(seed, block, turn, 0, row)
             row[36] = block
-        a = trial % 36
-        r = row[a] if turn == 0 else row[(a + (trial // 36) % 36) % 36]
+        r = row[_first_index(trial, turn)]
     else:
         r = _below36(_hash3(seed, trial, turn))
     return _to_dice(r)
