@@ -212,7 +212,7 @@ def keep_plays(base_board, boards, n, ch, buf, base_ready: bool) -> int:
     return prune_keep(buf.pv, n, ch.pkeep, top)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def choose0(board, d1, d2, ch, buf, best_p) -> int:
     """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
     ``best_p``: the chosen position's outputs for the opponent, now on roll (with no
@@ -309,7 +309,7 @@ def choose1(board, d1, d2, ch, buf, best_p) -> int:
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def choose(board, d1, d2, ch, buf, best_p) -> int:
     """The play ``ch`` picks for (d1, d2): :func:`choose0` or :func:`choose1` by ``ch.ply``."""
     if ch.ply == 0:

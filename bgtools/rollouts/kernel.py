@@ -155,7 +155,7 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful) -> int:
     """The play of the mover: cubeful at 0 ply in cubeful rollouts, else ``ch``'s choice.
     A choice depends on the board and the roll only (and in a cubeful one on the cube, the
