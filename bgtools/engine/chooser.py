@@ -26,7 +26,7 @@ from typing import NamedTuple, Optional
 import numba as nb
 import numpy as np
 
-from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers
+from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers, rearmost
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
 from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
@@ -34,8 +34,8 @@ from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_pro
 from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "choose0", "choose1", "reply_value", "sibling_value", "set_siblings", "keep_plays", "exact_value",
-           "cached_static", "chooser_buffers_with", "GNUBG_ROLLS",
+           "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "exact_value",
+           "cached_static", "cached_probs", "exact_probs", "chooser_buffers_with", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
 #: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
@@ -74,7 +74,6 @@ class ChooserBuffers(NamedTuple):
     ph: np.ndarray  #: float32[PRUNE_MAX_HIDDEN] the pruning net's hidden layer
     pbase: np.ndarray  #: float32[PRUNE_MAX_HIDDEN] that of the siblings' base
     cache: EvalCache  #: outputs by board (:mod:`bgtools.engine.evalcache`; none unless asked for)
-    pend: np.ndarray  #: int8[2, 25] with a cache: the siblings' base, encoded at the first miss
     choices: ChoiceCache  #: the caller's cache of choices (the rollout kernel's; none unless asked for)
 
 
@@ -110,7 +109,7 @@ def chooser_buffers_with(net, cache, choices):
                           np.zeros((2, 25), np.int8), np.zeros(5, np.float64), np.zeros(MAX_PLAYS, np.float64),
                           new_inc_base(net), np.zeros(MAX_PLAYS, np.float64), np.zeros(MAX_PLAYS, np.int64),
                           np.zeros(PRUNE_MAX_HIDDEN, np.float32), np.zeros(PRUNE_MAX_HIDDEN, np.float32),
-                          cache, np.zeros((2, 25), np.int8), choices)
+                          cache, choices)
 
 
 @nb.njit(cache=True, inline="always")
@@ -121,25 +120,37 @@ def swap_into(src, dst) -> None:
         dst[1, i] = src[0, i]
 
 
+# Reading a bundle out of a bundle (``ch.net``: twelve arrays) or passing bundles to an
+# inlined helper costs a reference count up and down for every array they hold: per
+# sibling, about as much as the net's hidden layer.  So the loops over siblings take what
+# they need out of ``ch`` and ``buf`` once and call :func:`sibling_probs`, which takes only
+# those pieces (as a call that passes ``ch`` and ``buf`` pays for every array of both,
+# the chooser's helpers are inlined: see _play in bgtools.rollouts.kernel)
 @nb.njit(cache=True, inline="always")
-def exact_value(board, ch, out) -> bool:
-    """The outputs for ``board[1]`` on roll into ``out`` where they are known without the net:
-    a finished game, or (``ch.bearoff``) the bear-off databases; False elsewhere."""
+def exact_probs(board, bearoff, tables, out) -> bool:
+    """:func:`exact_value` with ``ch.bearoff`` and ``ch.tables`` taken out."""
     if game_over_probs(board, out):
         return True
-    if ch.bearoff:
+    if bearoff:
         if _bo.in_two_sided(board):
-            v = _bo.ts_lookup(ch.tables.ts, board)
+            v = _bo.ts_lookup(tables.ts, board)
             out[0] = v[0]
             for k in range(1, 5):
                 out[k] = 0.0
             return True
         if _bo.in_one_sided(board[0]) and _bo.in_one_sided(board[1]):
-            v = _bo.one_sided_probs(ch.tables.os_rolls, ch.tables.os_gammon, board)
+            v = _bo.one_sided_probs(tables.os_rolls, tables.os_gammon, board)
             for k in range(5):
                 out[k] = v[k]
             return True
     return False
+
+
+@nb.njit(cache=True, inline="always")
+def exact_value(board, ch, out) -> bool:
+    """The outputs for ``board[1]`` on roll into ``out`` where they are known without the net:
+    a finished game, or (``ch.bearoff``) the bear-off databases; False elsewhere."""
+    return exact_probs(board, ch.bearoff, ch.tables, out)
 
 
 @nb.njit(cache=True, inline="always")
@@ -154,15 +165,10 @@ def static_value(board, ch, ev, out) -> None:
 def set_siblings(board, ch, buf, n) -> None:
     """Before valuing ``n`` siblings (positions a roll leads to from ``board``, ``[1]`` to
     roll there; a game not over): make ``board`` their base when there are enough of them
-    to pay for it.  With a cache the base is encoded only when a sibling misses it."""
-    if n > 2:
-        if buf.cache.used.shape[0] > 0:
-            for s in range(2):
-                for i in range(25):
-                    buf.pend[s, i] = board[s, i]
-            buf.base.cls[0] = -2  # pending
-        else:
-            set_base(board, ch.net, buf.base)
+    to pay for it and some may need it (with a cache, siblings out of contact are valued
+    through it, by the full pass, and all the siblings of a board out of contact are)."""
+    if n > 2 and (buf.cache.used.shape[0] == 0 or is_contact(board)):
+        set_base(board, ch.net, buf.base)
     else:
         buf.base.cls[0] = -1
 
@@ -171,24 +177,42 @@ def set_siblings(board, ch, buf, n) -> None:
 def sibling_value(board, ch, buf, out) -> None:
     """:func:`static_value` of a sibling of the base set by :func:`set_siblings`: the net's
     first layer updated from the base's (:mod:`bgtools.engine.incremental`); with a cache,
-    a position out of contact from it, or from the full pass (see :func:`chooser_buffers_with`)."""
-    if buf.cache.used.shape[0] > 0 and not is_contact(board):
-        cached_static(board, ch, buf, out)  # (a position in contact is in the cache only by cached_static)
+    a position out of contact from it, or from the full pass (see :func:`chooser_buffers_with`).
+    In a loop over siblings, :func:`sibling_probs` is quicker."""
+    sibling_probs(board, ch.net, ch.bearoff, ch.tables, buf.cache, buf.ev, buf.base, out)
+
+
+@nb.njit(cache=True, inline="always")
+def sibling_probs(board, net, bearoff, tables, cache, ev, base, out) -> None:
+    """:func:`sibling_value` with ``ch``'s ``net``, ``bearoff`` and ``tables`` and ``buf``'s
+    ``cache``, ``ev`` and ``base`` taken out by the caller (see the note above)."""
+    me_back, opp_back = rearmost(board)
+    if me_back < 0 or opp_back < 0 or me_back + opp_back <= 22:  # not in contact (or over)
+        if cache.used.shape[0] > 0:
+            # (a position in contact is in the cache only by cached_static)
+            cached_probs(board, net, bearoff, tables, cache, ev, out)
+            return
+        if exact_probs(board, bearoff, tables, out):
+            return
+    # (in contact both sides have checkers and neither is in the bear-off databases)
+    net_probs_inc(board, net, ev, base, out)
+
+
+@nb.njit(cache=True, inline="always")
+def cached_probs(board, net, bearoff, tables, cache, ev, out) -> None:
+    """:func:`cached_static` with the pieces of ``ch`` and ``buf`` taken out."""
+    slot = cache_find(cache, board, out)
+    if slot == -1:
         return
-    if not exact_value(board, ch, out):
-        if buf.base.cls[0] == -2:
-            set_base(buf.pend, ch.net, buf.base)
-        net_probs_inc(board, ch.net, buf.ev, buf.base, out)
+    if not exact_probs(board, bearoff, tables, out):
+        net_probs(board, net, ev, out)
+    cache_put(cache, slot, out)
 
 
 @nb.njit(cache=True, inline="always")
 def cached_static(board, ch, buf, out) -> None:
     """:func:`static_value` through ``buf``'s cache (a full pass, never an incremental one)."""
-    slot = cache_find(buf.cache, board, out)
-    if slot == -1:
-        return
-    static_value(board, ch, buf.ev, out)
-    cache_put(buf.cache, slot, out)
+    cached_probs(board, ch.net, ch.bearoff, ch.tables, buf.cache, buf.ev, out)
 
 
 @nb.njit(cache=True, inline="always")
@@ -217,21 +241,28 @@ def choose0(board, d1, d2, ch, buf, best_p) -> int:
     """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
     ``best_p``: the chosen position's outputs for the opponent, now on roll (with no
     legal play: the board passed to him)."""
-    n = generate_boards(board, d1, d2, buf.mine)
+    mine = buf.mine
+    n = generate_boards(board, d1, d2, mine)
     if n == 0:
         swap_into(board, buf.sw)
         static_value(buf.sw, ch, buf.ev, best_p)
         return -1
+    boards = mine.boards
+    top = buf.top
+    sw = buf.sw
+    opp = buf.opp
+    p = buf.p
     best = 0
     best_e = -1e300
-    p = buf.p
-    swap_into(board, buf.opp)
-    k = keep_plays(buf.opp, buf.mine.boards, n, ch, buf, False)
-    set_siblings(buf.opp, ch, buf, k)
+    swap_into(board, opp)
+    k = keep_plays(opp, boards, n, ch, buf, False)
+    set_siblings(opp, ch, buf, k)
+    net, bearoff, tables = ch.net, ch.bearoff, ch.tables
+    cache, ev, base = buf.cache, buf.ev, buf.base
     for j in range(k):
-        i = buf.top[j]
-        swap_into(buf.mine.boards[i], buf.sw)
-        sibling_value(buf.sw, ch, buf, p)
+        i = top[j]
+        swap_into(boards[i], sw)
+        sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
         e = -equity_from_probs(p)
         if e > best_e:
             best_e = e
@@ -256,23 +287,30 @@ def reply_value(after, ch, buf) -> float:
     set_siblings(after, ch, buf, 3)  # every reply is a sibling of ``after`` (we are [1] in both)
     if ch.pkeep > 0:
         prune_base(after, ch.pnet, buf.pbase)
+    rolls = ch.rolls
+    weights = ch.weights
+    replies = buf.replies
+    boards = replies.boards
+    top = buf.top
+    net, bearoff, tables = ch.net, ch.bearoff, ch.tables
+    cache, ev, base = buf.cache, buf.ev, buf.base
     for r in range(21):
-        n = generate_boards(opp, ch.rolls[r, 0], ch.rolls[r, 1], buf.replies)
+        n = generate_boards(opp, rolls[r, 0], rolls[r, 1], replies)
         if n == 0:
             # he cannot move: we are on roll in the same position
             swap_into(opp, sw)
-            static_value(sw, ch, buf.ev, p)
-            tot += ch.weights[r] * equity_from_probs(p)
+            static_value(sw, ch, ev, p)
+            tot += weights[r] * equity_from_probs(p)
             continue
         worst = 1e300
-        k = keep_plays(after, buf.replies.boards, n, ch, buf, True)
+        k = keep_plays(after, boards, n, ch, buf, True)
         for j in range(k):
-            swap_into(buf.replies.boards[buf.top[j]], sw)
-            sibling_value(sw, ch, buf, p)
+            swap_into(boards[top[j]], sw)
+            sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
             e = equity_from_probs(p)  # our equity, we are on roll
             if e < worst:
                 worst = e
-        tot += ch.weights[r] * worst
+        tot += weights[r] * worst
     return tot
 
 
@@ -285,12 +323,17 @@ def choose1(board, d1, d2, ch, buf, best_p) -> int:
         static_value(buf.sw, ch, buf.ev, best_p)
         return -1
     e0 = buf.e0
+    boards = buf.mine.boards
+    sw = buf.sw
+    p = buf.p
     swap_into(board, buf.opp)
     set_siblings(buf.opp, ch, buf, n)
+    net, bearoff, tables = ch.net, ch.bearoff, ch.tables
+    cache, ev, base = buf.cache, buf.ev, buf.base
     for i in range(n):
-        swap_into(buf.mine.boards[i], buf.sw)
-        sibling_value(buf.sw, ch, buf, buf.p)
-        e0[i] = -equity_from_probs(buf.p)
+        swap_into(boards[i], sw)
+        sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
+        e0[i] = -equity_from_probs(p)
     if ch.stable:
         order = np.argsort(-e0[:n], kind="mergesort")
     else:

@@ -217,7 +217,7 @@ def forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
     hidden_out(h, W2, b2, y)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def make_consistent(y) -> None:
     """Clip cumulative outputs: P(win bg) <= P(win g) <= P(win); likewise for losses."""
     w = min(max(y[0], 0.0), 1.0)

@@ -36,7 +36,7 @@ from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
 from bgtools.engine.chooser import (cached_static, choose, chooser_buffers_with, keep_plays, set_siblings,
-                                   sibling_value, swap_into)
+                                   sibling_probs, swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.met import mwc_after
@@ -92,7 +92,7 @@ def _outcome_mwc(p, stakes) -> float:
             + (p[3] - p[4]) * mwc_after(pre, post, am, ao, -2 * cube) + p[4] * mwc_after(pre, post, am, ao, -3 * cube))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _rel_owner(owner, side) -> int:
     """Absolute owner (-1 centred, 0 root, 1 the other) -> cube-kernel code for ``side`` on roll."""
     if owner < 0:
@@ -100,7 +100,7 @@ def _rel_owner(owner, side) -> int:
     return 1 if owner == side else 2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _cf_after(pa, board_after, side, stakes, aw, cube, owner) -> float:
     """Root player's cubeful value of ``board_after`` (opponent of ``side`` on roll, outputs ``pa``)."""
     s2 = 1 - side
@@ -123,7 +123,7 @@ def _root_view(pc, side, out) -> None:
         out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> int:
     """0-ply play of the mover ``side`` with the most cubeful value at the score; as
     :func:`~bgtools.engine.chooser.choose0` otherwise (index, or -1; ``bp`` the outputs)."""
@@ -138,12 +138,16 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     best = 0
     best_v = -1e300
     swap_into(b, buf.opp)
-    k = keep_plays(buf.opp, mb.boards, n, ch, buf, False)
+    boards = mb.boards
+    top = buf.top
+    k = keep_plays(buf.opp, boards, n, ch, buf, False)
     set_siblings(buf.opp, ch, buf, k)
+    net, bearoff, tables = ch.net, ch.bearoff, ch.tables  # (taken out once: see bgtools.engine.chooser)
+    cache, ev, base = buf.cache, buf.ev, buf.base
     for j in range(k):
-        i = buf.top[j]
-        swap_into(mb.boards[i], sw)
-        sibling_value(sw, ch, buf, p)
+        i = top[j]
+        swap_into(boards[i], sw)
+        sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
         v = _cf_after(p, sw, side, stakes, aw, cube, owner)
         if side == 1:
             v = -v if stakes.money else 1.0 - v
