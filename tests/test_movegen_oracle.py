@@ -53,3 +53,18 @@ def test_no_play_rolls(oracle_positions):
     pos = Position.from_board(r["board"])
     assert legal_plays(pos, (6, 6)) == []
     assert sorted(p.notation() for p in legal_plays(pos, (4, 2))) == sorted(m for _, m in r["moves"]["42"])
+
+
+def test_kernel_contact_test_agrees_with_position(oracle_positions):
+    """movegen.is_contact (the kernels') says what Position.is_contact says, on every oracle
+    position and on finished games with the loser's checker on the bar (no contact once a
+    side has borne off all)."""
+    from bgtools.core.movegen import is_contact
+
+    boards = [r["board"] for r in oracle_positions]
+    off = [0] * 25
+    boards += [[[0] * 24 + [1], off], [off, [0] * 24 + [2]], [[3] + [0] * 23 + [1], off]]
+    for b in boards:
+        arr = np.array(b, np.int8)
+        assert is_contact(arr) == Position.from_board(b).is_contact(), b
+    assert not is_contact(np.array([[0] * 24 + [1], off], np.int8))

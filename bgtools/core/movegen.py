@@ -107,9 +107,10 @@ def rearmost(board):
 
 @nb.njit(cache=True)
 def is_contact(board) -> bool:
-    """True while some checkers still have to pass each other (as Position.is_contact)."""
+    """True while some checkers still have to pass each other (as Position.is_contact: never
+    once a side has borne off all its checkers)."""
     me_back, opp_back = rearmost(board)
-    return me_back + opp_back > 22
+    return me_back >= 0 and opp_back >= 0 and me_back + opp_back > 22
 
 
 @nb.njit(cache=True)

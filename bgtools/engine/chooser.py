@@ -26,7 +26,7 @@ from typing import NamedTuple, Optional
 import numba as nb
 import numpy as np
 
-from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers, rearmost
+from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
 from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
@@ -35,7 +35,7 @@ from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
            "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "exact_value",
-           "cached_static", "cached_probs", "exact_probs", "chooser_buffers_with", "GNUBG_ROLLS",
+           "cached_static", "cached_probs", "exact_probs", "static_probs", "chooser_buffers_with", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
 #: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
@@ -154,11 +154,17 @@ def exact_value(board, ch, out) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
+def static_probs(board, net, bearoff, tables, ev, out) -> None:
+    """:func:`static_value` with ``ch.net``, ``ch.bearoff`` and ``ch.tables`` taken out."""
+    if not exact_probs(board, bearoff, tables, out):
+        net_probs(board, net, ev, out)
+
+
+@nb.njit(cache=True, inline="always")
 def static_value(board, ch, ev, out) -> None:
     """0-ply outputs for ``board[1]`` on roll into ``out``: exact when the game is over,
     from the bear-off databases where they apply (``ch.bearoff``), else the net."""
-    if not exact_value(board, ch, out):
-        net_probs(board, ch.net, ev, out)
+    static_probs(board, ch.net, ch.bearoff, ch.tables, ev, out)
 
 
 @nb.njit(cache=True, inline="always")
@@ -186,8 +192,7 @@ def sibling_value(board, ch, buf, out) -> None:
 def sibling_probs(board, net, bearoff, tables, cache, ev, base, out) -> None:
     """:func:`sibling_value` with ``ch``'s ``net``, ``bearoff`` and ``tables`` and ``buf``'s
     ``cache``, ``ev`` and ``base`` taken out by the caller (see the note above)."""
-    me_back, opp_back = rearmost(board)
-    if me_back < 0 or opp_back < 0 or me_back + opp_back <= 22:  # not in contact (or over)
+    if not is_contact(board):  # (or over)
         if cache.used.shape[0] > 0:
             # (a position in contact is in the cache only by cached_static)
             cached_probs(board, net, bearoff, tables, cache, ev, out)
@@ -204,8 +209,7 @@ def cached_probs(board, net, bearoff, tables, cache, ev, out) -> None:
     slot = cache_find(cache, board, out)
     if slot == -1:
         return
-    if not exact_probs(board, bearoff, tables, out):
-        net_probs(board, net, ev, out)
+    static_probs(board, net, bearoff, tables, ev, out)
     cache_put(cache, slot, out)
 
 
