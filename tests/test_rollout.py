@@ -1,5 +1,6 @@
 """Rollout engine: dice, merging, exactness against the bear-off database, determinism."""
 
+import importlib
 import json
 from collections import Counter
 
@@ -11,7 +12,9 @@ from bgtools.core.matchstate import MatchState
 from bgtools.engine.nn import load_default_network
 from bgtools.core.position import Position
 from bgtools.rollouts import (CHUNK, Job, Partial, RolloutError, RolloutSettings, roll_dice, rollout, rollout_many,
-                             run_chunk)
+                             run_chunk, run_chunks)
+
+rollout_module = importlib.import_module("bgtools.rollouts.rollout")  # (the package's ``rollout`` is the function)
 
 W = load_default_network().weights
 
@@ -126,6 +129,40 @@ def test_results_independent_of_workers():
     two = list(rollout_many(jobs, s, W, workers=2))
     assert [r.record("x") for r in one] == [r.record("x") for r in two]
     assert one[0] != one[1]
+
+
+@pytest.mark.parametrize("pid,cubeful,vr", [("cGfwQEK7AAAAAA", False, False), ("4HPwATDgc/ABMA", True, True)])
+def test_chunks_in_one_call_are_each_as_played_alone(pid, cubeful, vr):
+    job = Job.make(Position.from_id(pid))
+    s = RolloutSettings(trials=30, truncate=6, seed=9, cubeful=cubeful, variance_reduction=vr)
+    chunks = [(0, 7), (7, 1), (8, 22)]
+    together = run_chunks(job, s, chunks, W)
+    for (first, count), part in zip(chunks, together):
+        alone = run_chunk(job, s, first, count, W)
+        assert part.n == alone.n == count and part.plies == alone.plies > 0
+        assert part.sums.tobytes() == alone.sums.tobytes() and part.sumsq.tobytes() == alone.sumsq.tobytes()
+    assert together[0].sums.tobytes() != together[2].sums.tobytes()
+
+
+def test_results_independent_of_task_grouping(monkeypatch):
+    jobs = [Job.make(Position.initial()), Job.make(Position.from_id("cGfwQEK7AAAAAA"))]
+    s = RolloutSettings(trials=5 * CHUNK + 3, truncate=4, seed=2)
+    got, sizes = [], []
+    for group in (1, 2, 64):
+        def fixed(took, seconds, group=group):
+            sizes.append(took)
+            return group
+        monkeypatch.setattr(rollout_module, "_group_size", fixed)
+        got.append([r.record("x") for r in rollout_many(jobs, s, W, workers=1)])
+    assert got[0] == got[1] == got[2]
+    assert max(sizes) == 6 and 2 in sizes  # tasks of 1, 2 and (at most) all 6 chunks of a job ran
+
+
+def test_task_size_follows_the_time_a_task_took():
+    assert rollout_module._group_size(1, 0.5) == 1
+    assert rollout_module._group_size(4, rollout_module.TASK_SECONDS) == 4
+    assert rollout_module._group_size(1, 1e-6) == rollout_module.MAX_GROUP
+    assert rollout_module._group_size(3, 0.0) == rollout_module.MAX_GROUP
 
 
 def test_match_and_cubeful_outputs():

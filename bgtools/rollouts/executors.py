@@ -1,11 +1,15 @@
 """Where rollout chunks run: this process, a local process pool, or a Dask cluster.
 
-:func:`run_chunk` plays one chunk of trials in any process; each worker process loads the
-bear-off databases and is given the weights once.  Every executor offers ``submit``,
-``wait`` (some finished futures), ``result`` and ``close``.
+:func:`run_chunk` plays one chunk of trials in any process, :func:`run_chunks` several
+consecutive chunks of a job in one call; each worker process loads the bear-off databases
+and is given the weights once.  Every executor offers ``submit`` (a job and a list of its
+chunks), ``wait`` (some finished futures), ``result`` (the chunks' partial results and the
+seconds they took) and ``close``.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -17,7 +21,7 @@ from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
 from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
 
-__all__ = ["run_chunk", "warm_up", "make_executor", "weights_or_default"]
+__all__ = ["run_chunk", "run_chunks", "warm_up", "make_executor", "weights_or_default"]
 
 _WORKER: dict = {}
 
@@ -79,9 +83,19 @@ def _init_worker(weights) -> None:
 
 def run_chunk(job: Job, settings: RolloutSettings, first: int, count: int, weights=None) -> Partial:
     """Roll out trials ``first .. first + count - 1`` of ``job`` (runs in any process)."""
+    return run_chunks(job, settings, [(first, count)], weights)[0]
+
+
+def run_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]], weights=None) -> list[Partial]:
+    """:func:`run_chunk` of each (first, count) in ``chunks``, in one call of the kernel
+    (the same results as one call each, for less)."""
     w, db, met = _context(weights)
-    sums = np.zeros(N_OUTPUTS)
-    sumsq = np.zeros(N_OUTPUTS)
+    n = len(chunks)
+    sums = np.zeros((n, N_OUTPUTS))
+    sumsq = np.zeros((n, N_OUTPUTS))
+    plies = np.zeros(n, np.int64)
+    firsts = np.array([f for f, _ in chunks], np.int64)
+    counts = np.array([c for _, c in chunks], np.int64)
     am, ao = job.away if not job.money else (1, 1)
     spec = TrialSettings(settings.seed, settings.truncate, settings.bearoff_truncation, settings.variance_reduction,
                          settings.cubeful)
@@ -90,8 +104,15 @@ def run_chunk(job: Job, settings: RolloutSettings, first: int, count: int, weigh
     ch = make_chooser(w.arrays(), settings.ply, settings.prune, db.tables(),
                       pruning=_pruning() if settings.pruning else None)
     cache, choices = _caches(w, settings, job)
-    plies = rollout_kernel(job.board, first, count, spec, stakes, ch, sums, sumsq, cache, choices)
-    return Partial(count, sums, sumsq, int(plies))
+    rollout_kernel(job.board, firsts, counts, spec, stakes, ch, sums, sumsq, plies, cache, choices)
+    return [Partial(int(counts[i]), sums[i], sumsq[i], int(plies[i])) for i in range(n)]
+
+
+def _timed_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]], weights=None) -> tuple:
+    """(:func:`run_chunks`, the seconds they took), for the executors' sizing of tasks."""
+    t0 = time.perf_counter()
+    parts = run_chunks(job, settings, chunks, weights)
+    return parts, time.perf_counter() - t0
 
 
 def warm_up(weights=None) -> None:
@@ -116,8 +137,8 @@ class _Inline:
     def __init__(self, weights) -> None:
         self.weights = weights
 
-    def submit(self, job, settings, first, count):
-        return _Box(run_chunk(job, settings, first, count, self.weights))
+    def submit(self, job, settings, chunks):
+        return _Box(_timed_chunks(job, settings, chunks, self.weights))
 
     def wait(self, pending):
         return list(pending)
@@ -143,8 +164,8 @@ class _Pool:
         self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
                                            **pool_options(_init_worker, weights))
 
-    def submit(self, job, settings, first, count):
-        return self.pool.submit(run_chunk, job, settings, first, count, None)
+    def submit(self, job, settings, chunks):
+        return self.pool.submit(_timed_chunks, job, settings, chunks, None)
 
     def wait(self, pending):
         done, _ = self._cf.wait(pending, return_when=self._cf.FIRST_COMPLETED)
@@ -174,8 +195,8 @@ class _Dask:
         self.weights = self.client.scatter(weights, broadcast=True)
         self.client.run(warm_up, weights)  # each worker compiles or loads the kernels once
 
-    def submit(self, job, settings, first, count):
-        fut = self.client.submit(run_chunk, job, settings, first, count, self.weights, pure=False)
+    def submit(self, job, settings, chunks):
+        fut = self.client.submit(_timed_chunks, job, settings, chunks, self.weights, pure=False)
         if self.ac is None:
             self.ac = self._d.as_completed([fut], loop=self.client.loop)
         else:

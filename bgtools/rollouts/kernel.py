@@ -189,15 +189,18 @@ def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful) -> int
 
 
 @nb.njit(cache=True)
-def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq, cache, choices):
-    """Play trials ``first .. first + count - 1`` of ``board0`` (``[1]`` on roll, the root
-    player) under ``spec`` (:class:`TrialSettings`) and ``stakes`` (:class:`Stakes`), the
-    plays chosen by ``ch`` (a :class:`~bgtools.engine.chooser.Chooser` with the bear-off
-    databases); add each trial's :data:`OUTPUTS` to ``sums`` and their squares to ``sumsq``.
+def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies, cache, choices) -> None:
+    """Play the chunks of trials ``firsts[c] .. firsts[c] + counts[c] - 1`` of ``board0``
+    (``[1]`` on roll, the root player) under ``spec`` (:class:`TrialSettings`) and ``stakes``
+    (:class:`Stakes`), the plays chosen by ``ch`` (a :class:`~bgtools.engine.chooser.Chooser`
+    with the bear-off databases); add each trial's :data:`OUTPUTS` to ``sums[c]`` and their
+    squares to ``sumsq[c]`` (float64[chunks, N_OUTPUTS]), the half-moves played to ``plies[c]``.
+    A chunk's figures are those of the chunk played alone: several chunks a call only spread
+    the call's cost (about 40 us, mostly allocating the chooser's buffers), a tenth of a
+    chunk of a short race.
     ``cache``: an :class:`~bgtools.engine.evalcache.EvalCache` for ``ch``'s net and databases,
     ``choices`` a :class:`~bgtools.engine.evalcache.ChoiceCache` for ``ch``, both read and
     filled (what they hold does not depend on what filled them, so neither do the results).
-    Returns the number of half-moves played.
     """
     seed = spec.seed
     truncate = spec.truncate
@@ -230,132 +233,131 @@ def rollout_kernel(board0, first, count, spec, stakes, ch, sums, sumsq, cache, c
     aw = np.zeros(2, np.int64)
     aw[0] = am
     aw[1] = ao
-    plies = 0
-    for trial in range(first, first + count):
-        for s in range(2):
-            for i in range(25):
-                b[s, i] = board0[s, i]
-        side = 0  # player on roll: 0 = root, 1 = the other
-        cube = cube0
-        owner = stakes.owner
-        for k in range(6):
-            luck[k] = 0.0
-        cf_final = 0.0
-        done = False
-        t = 0
-        while not done:
-            # ---- end of the trial?
-            if game_over_probs(b, out):
-                pts = 1 + (1 if out[1] > 0.5 or out[3] > 0.5 else 0) + (1 if out[2] > 0.5 or out[4] > 0.5 else 0)
-                won = out[0] > 0.5
-                if money and stakes.jacoby and owner < 0:
-                    pts = 1
-                if won == (side == 0):
-                    root_pts = pts * cube
-                else:
-                    root_pts = -pts * cube
-                if side == 1:
-                    tmp0 = 1.0 - out[0]
-                    out[0], out[1], out[2], out[3], out[4] = tmp0, out[3], out[4], out[1], out[2]
-                cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
-                break
-            stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
-            if stop:
-                cached_static(b, ch, buf, pc)
-                if cubeful:
-                    rel = _rel_owner(owner, side)
-                    if money and _bo.in_two_sided(b):
-                        v = _bo.ts_lookup(ts, b)
-                        vm = cube * (v[1] if rel == 1 else (v[2] if rel == 0 else v[3]))
+    for c in range(firsts.shape[0]):
+        for trial in range(firsts[c], firsts[c] + counts[c]):
+            for s in range(2):
+                for i in range(25):
+                    b[s, i] = board0[s, i]
+            side = 0  # player on roll: 0 = root, 1 = the other
+            cube = cube0
+            owner = stakes.owner
+            for k in range(6):
+                luck[k] = 0.0
+            cf_final = 0.0
+            done = False
+            t = 0
+            while not done:
+                # ---- end of the trial?
+                if game_over_probs(b, out):
+                    pts = 1 + (1 if out[1] > 0.5 or out[3] > 0.5 else 0) + (1 if out[2] > 0.5 or out[4] > 0.5 else 0)
+                    won = out[0] > 0.5
+                    if money and stakes.jacoby and owner < 0:
+                        pts = 1
+                    if won == (side == 0):
+                        root_pts = pts * cube
                     else:
-                        vm = cubeful_value(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post,
-                                           stakes.jacoby)
-                    if money:
-                        cf_final = (vm if side == 0 else -vm) / cube0
-                    else:
-                        cf_final = vm if side == 0 else 1.0 - vm
-                _root_view(pc, side, out)
-                break
-            # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
-            if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
-                rel = _rel_owner(owner, side)
-                cached_static(b, ch, buf, pc)
-                code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
-                                   stakes.jacoby)
-                if code == 1:  # double
-                    if cv[3] < 0.5:  # pass: the doubler wins the cube; the cubeless
-                        # outputs are those of the position (as when truncating)
-                        root_pts = cube if side == 0 else -cube
-                        _root_view(pc, side, out)
-                        cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
-                        break
-                    cube *= 2
-                    owner = 1 - side
-            # ---- roll and play
-            d1, d2 = roll_memo(seed, trial, t, memo)
-            if vr:
-                for r in range(21):
-                    i = _play(b, ROLLS[r, 0], ROLLS[r, 1], ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
-                    vr_has[r] = i >= 0
-                    if i >= 0:
-                        for s in range(2):
-                            for q in range(25):
-                                vr_b[r, s, q] = mb[i, s, q]
-                    for k in range(5):
-                        vr_p[r, k] = bp[k]
+                        root_pts = -pts * cube
+                    if side == 1:
+                        tmp0 = 1.0 - out[0]
+                        out[0], out[1], out[2], out[3], out[4] = tmp0, out[3], out[4], out[1], out[2]
+                    cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
+                    break
+                stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
+                if stop:
+                    cached_static(b, ch, buf, pc)
                     if cubeful:
+                        rel = _rel_owner(owner, side)
+                        if money and _bo.in_two_sided(b):
+                            v = _bo.ts_lookup(ts, b)
+                            vm = cube * (v[1] if rel == 1 else (v[2] if rel == 0 else v[3]))
+                        else:
+                            vm = cubeful_value(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post,
+                                               stakes.jacoby)
+                        if money:
+                            cf_final = (vm if side == 0 else -vm) / cube0
+                        else:
+                            cf_final = vm if side == 0 else 1.0 - vm
+                    _root_view(pc, side, out)
+                    break
+                # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
+                if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
+                    rel = _rel_owner(owner, side)
+                    cached_static(b, ch, buf, pc)
+                    code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
+                                       stakes.jacoby)
+                    if code == 1:  # double
+                        if cv[3] < 0.5:  # pass: the doubler wins the cube; the cubeless
+                            # outputs are those of the position (as when truncating)
+                            root_pts = cube if side == 0 else -cube
+                            _root_view(pc, side, out)
+                            cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
+                            break
+                        cube *= 2
+                        owner = 1 - side
+                # ---- roll and play
+                d1, d2 = roll_memo(seed, trial, t, memo)
+                if vr:
+                    for r in range(21):
+                        i = _play(b, ROLLS[r, 0], ROLLS[r, 1], ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
+                        vr_has[r] = i >= 0
                         if i >= 0:
-                            swap_into(mb[i], sw)
+                            for s in range(2):
+                                for q in range(25):
+                                    vr_b[r, s, q] = mb[i, s, q]
+                        for k in range(5):
+                            vr_p[r, k] = bp[k]
+                        if cubeful:
+                            if i >= 0:
+                                swap_into(mb[i], sw)
+                            else:
+                                swap_into(b, sw)
+                            vr_cf[r] = _cf_after(bp, sw, side, stakes, aw, cube, owner)
+                    ra = ROLL_INDEX[d1, d2]
+                    # luck of the mover in his own terms: outputs after the roll, opponent's view
+                    for k in range(5):
+                        m = 0.0
+                        for r in range(21):
+                            m += ROLL_WEIGHTS[r] * vr_p[r, k]
+                        dl = vr_p[ra, k] - m  # from the opponent's view (he is on roll next)
+                        # root view: the next player on roll is 1 - side
+                        if 1 - side == 0:
+                            luck[k] += dl
                         else:
-                            swap_into(b, sw)
-                        vr_cf[r] = _cf_after(bp, sw, side, stakes, aw, cube, owner)
-                ra = ROLL_INDEX[d1, d2]
-                # luck of the mover in his own terms: outputs after the roll, opponent's view
-                for k in range(5):
-                    m = 0.0
-                    for r in range(21):
-                        m += ROLL_WEIGHTS[r] * vr_p[r, k]
-                    dl = vr_p[ra, k] - m  # from the opponent's view (he is on roll next)
-                    # root view: the next player on roll is 1 - side
-                    if 1 - side == 0:
-                        luck[k] += dl
+                            # opponent-view outputs inverted: win -> 1 - win, gammons swap
+                            if k == 0:
+                                luck[0] -= dl
+                            elif k == 1:
+                                luck[3] += dl
+                            elif k == 2:
+                                luck[4] += dl
+                            elif k == 3:
+                                luck[1] += dl
+                            else:
+                                luck[2] += dl
+                    if cubeful:
+                        m = 0.0
+                        for r in range(21):
+                            m += ROLL_WEIGHTS[r] * vr_cf[r]
+                        luck[5] += vr_cf[ra] - m
+                    if vr_has[ra]:
+                        swap_into(vr_b[ra], b)
                     else:
-                        # opponent-view outputs inverted: win -> 1 - win, gammons swap
-                        if k == 0:
-                            luck[0] -= dl
-                        elif k == 1:
-                            luck[3] += dl
-                        elif k == 2:
-                            luck[4] += dl
-                        elif k == 3:
-                            luck[1] += dl
-                        else:
-                            luck[2] += dl
-                if cubeful:
-                    m = 0.0
-                    for r in range(21):
-                        m += ROLL_WEIGHTS[r] * vr_cf[r]
-                    luck[5] += vr_cf[ra] - m
-                if vr_has[ra]:
-                    swap_into(vr_b[ra], b)
+                        swap_into(b.copy(), b)
                 else:
-                    swap_into(b.copy(), b)
-            else:
-                i = _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
-                if i >= 0:
-                    swap_into(mb[i], b)
-                else:
-                    swap_into(b.copy(), b)
-            side = 1 - side
-            t += 1
-            plies += 1
-        # ---- record the trial (root player's view)
-        for k in range(5):
-            res[k] = out[k] - luck[k]
-        res[5] = 2.0 * res[0] - 1.0 + res[1] - res[3] + res[2] - res[4]
-        res[6] = 0.0 if money else _outcome_mwc(res, stakes)
-        res[7] = (cf_final - luck[5]) if cubeful else 0.0
-        for k in range(N_OUTPUTS):
-            sums[k] += res[k]
-            sumsq[k] += res[k] * res[k]
-    return plies
+                    i = _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
+                    if i >= 0:
+                        swap_into(mb[i], b)
+                    else:
+                        swap_into(b.copy(), b)
+                side = 1 - side
+                t += 1
+                plies[c] += 1
+            # ---- record the trial (root player's view)
+            for k in range(5):
+                res[k] = out[k] - luck[k]
+            res[5] = 2.0 * res[0] - 1.0 + res[1] - res[3] + res[2] - res[4]
+            res[6] = 0.0 if money else _outcome_mwc(res, stakes)
+            res[7] = (cf_final - luck[5]) if cubeful else 0.0
+            for k in range(N_OUTPUTS):
+                sums[c, k] += res[k]
+                sumsq[c, k] += res[k] * res[k]
