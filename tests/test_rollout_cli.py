@@ -74,9 +74,14 @@ def test_dask_cluster_byte_identical(id_file, reference, tmp_path):
     assert out.read_bytes() == reference
 
 
-def test_sigkill_then_resume_equals_uninterrupted(id_file, reference, tmp_path):
+def test_sigkill_then_resume_equals_uninterrupted(id_file, tmp_path):
+    # enough trials that the kill lands while later positions are still being rolled out
+    long = ["--trials", "3000", *COMMON[2:]]
+    whole = tmp_path / "whole.jsonl"
+    _run("--input", str(id_file), *long, "--workers", "1", "--output", str(whole))
+    reference = whole.read_bytes()
     out = tmp_path / "killed.jsonl"
-    args = [sys.executable, "-m", "bgtools", "rollout", "--input", str(id_file), *COMMON, "--workers", "1",
+    args = [sys.executable, "-m", "bgtools", "rollout", "--input", str(id_file), *long, "--workers", "1",
             "--output", str(out)]
     proc = subprocess.Popen(args, env=_env(), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
@@ -90,7 +95,7 @@ def test_sigkill_then_resume_equals_uninterrupted(id_file, reference, tmp_path):
     assert partial.count(b"\n") < len(IDS)  # it really was cut short
     with open(out, "ab") as f:
         f.write(b'{"id": "torn rec')  # as if killed in the middle of a write
-    _run("--input", str(id_file), *COMMON, "--workers", "1", "--output", str(out), "--resume")
+    _run("--input", str(id_file), *long, "--workers", "1", "--output", str(out), "--resume")
     assert out.read_bytes() == reference
 
 

@@ -32,11 +32,12 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from bgtools.base.borrow import borrow, keep_alive
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
-from bgtools.engine.chooser import (cached_static, choose, chooser_buffers_with, keep_plays, set_siblings,
-                                   sibling_probs, swap_into)
+from bgtools.engine.chooser import (cached_probs, cached_static, choose, chooser_buffers_with, keep_plays,
+                                   set_siblings, sibling_probs, swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.met import mwc_after
@@ -160,32 +161,43 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
 
 
 # _play, choose, choose0 and _choose_cubeful are inlined: a call that passes the Chooser and
-# its buffers costs about 0.8 us (see the note in bgtools.engine.chooser)
+# its buffers costs about 0.8 us (see the note in bgtools.engine.chooser).  Inlined, they
+# still count a reference to every array of ``ch`` and ``buf`` (some sixty) where they are
+# entered and left, unless those are borrowed views (bgtools.base.borrow), as they are in
+# the kernel; the kernel looks the cache of choices up itself and enters them only on a
+# miss.  In a short race, where nearly every choice is a hit, that counting was three
+# quarters of the time, and two fifths in a contact position.
 @nb.njit(cache=True, inline="always")
-def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful) -> int:
-    """The play of the mover: cubeful at 0 ply in cubeful rollouts, else ``ch``'s choice.
-    A choice depends on the board and the roll only (and in a cubeful one on the cube, the
-    side on roll and the job's stakes), so it is kept in ``buf.choices`` (a
-    :class:`~bgtools.engine.evalcache.ChoiceCache` for ``ch`` and, when cubeful, the job's
-    stakes): on a hit the board after it is ``buf.mine.boards[0]``."""
-    cc = buf.choices
-    mb = buf.mine.boards
-    cf = cubeful and ch.ply == 0
+def _choice_tag(d1, d2, side, cube, owner, cf) -> int:
+    """The key of a choice beside its board in the cache of choices: the roll and, in a
+    cubeful choice (``cf``), the side on roll, the cube's owner and its value."""
     tag = ROLL_INDEX[d1, d2] + 1
     if cf:
         tag += 32 * (side + 2 * (owner + 1)) + 256 * cube
-    code = choice_find(cc, b, tag, mb[0], bp)
-    if code >= 0:
-        return 0 if code == 1 else -1
+    return tag
+
+
+@nb.njit(cache=True, inline="always")
+def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
+    """The play of the mover after a miss of the cache of choices: cubeful at 0 ply in
+    cubeful rollouts (``cf``), else ``ch``'s choice (index into ``buf.mine.boards`` or -1)."""
     if cf:
-        i = _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner)
-    else:
-        i = choose(b, d1, d2, ch, buf, bp)
+        return _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner)
+    return choose(b, d1, d2, ch, buf, bp)
+
+
+@nb.njit(cache=True, inline="always")
+def _remember(choices, code, i, boards, b, bp) -> None:
+    """Store the play ``i`` of ``b`` (-1: none; ``bp`` its outputs) in the cache of choices
+    after the miss ``code`` of :func:`~bgtools.engine.evalcache.choice_find`.  A choice
+    depends on the board and the roll only (and in a cubeful one on the cube, the side on
+    roll and the job's stakes), so ``choices`` is a
+    :class:`~bgtools.engine.evalcache.ChoiceCache` for ``ch`` and, when cubeful, the job's
+    stakes: on a hit the board after the play is ``boards[0]``."""
     if i >= 0:
-        choice_put(cc, code, mb[i], True, bp)
+        choice_put(choices, code, boards[i], True, bp)
     else:
-        choice_put(cc, code, b, False, bp)
-    return i
+        choice_put(choices, code, b, False, bp)
 
 
 @nb.njit(cache=True)
@@ -214,23 +226,24 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
     crawford = stakes.crawford
     pre = stakes.pre
     post = stakes.post
+    # every bundle and scratch array is used through borrowed views (bgtools.base.borrow): a
+    # helper entered with ``ch`` and ``buf`` would otherwise count a reference to each array
+    owned = chooser_buffers_with(ch.net, cache, choices)
+    buf = borrow(owned)
+    ch = borrow(ch)
+    cache = borrow(cache)
+    choices = borrow(choices)
+    stakes = borrow(stakes)
     ts = ch.tables.ts
-    buf = chooser_buffers_with(ch.net, cache, choices)
     mb = buf.mine.boards
-    bp = np.zeros(5, np.float64)
-    pc = np.zeros(5, np.float64)
-    cv = np.zeros(4, np.float64)
-    sw = np.zeros((2, 25), np.int8)
-    b = np.zeros((2, 25), np.int8)
-    memo = new_roll_memo()
-    vr_b = np.zeros((21, 2, 25), np.int8)
-    vr_p = np.zeros((21, 5), np.float64)
-    vr_cf = np.zeros(21, np.float64)
-    vr_has = np.zeros(21, np.bool_)
-    luck = np.zeros(6, np.float64)
-    res = np.zeros(N_OUTPUTS, np.float64)
-    out = np.zeros(5, np.float64)
-    aw = np.zeros(2, np.int64)
+    mb0 = mb[0]
+    cf = cubeful and ch.ply == 0
+    net, bearoff, tables, ev = ch.net, ch.bearoff, ch.tables, buf.ev
+    scratch = (np.zeros(5, np.float64), np.zeros(5, np.float64), np.zeros(4, np.float64), np.zeros((2, 25), np.int8),
+               np.zeros((2, 25), np.int8), new_roll_memo(), np.zeros((21, 2, 25), np.int8), np.zeros((21, 5), np.float64),
+               np.zeros(21, np.float64), np.zeros(21, np.bool_), np.zeros(6, np.float64), np.zeros(N_OUTPUTS, np.float64),
+               np.zeros(5, np.float64), np.zeros(2, np.int64))
+    bp, pc, cv, sw, b, memo, vr_b, vr_p, vr_cf, vr_has, luck, res, out, aw = borrow(scratch)
     aw[0] = am
     aw[1] = ao
     for c in range(firsts.shape[0]):
@@ -264,7 +277,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                     break
                 stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
                 if stop:
-                    cached_static(b, ch, buf, pc)
+                    cached_probs(b, net, bearoff, tables, cache, ev, pc)
                     if cubeful:
                         rel = _rel_owner(owner, side)
                         if money and _bo.in_two_sided(b):
@@ -282,7 +295,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                 # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
                 if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
                     rel = _rel_owner(owner, side)
-                    cached_static(b, ch, buf, pc)
+                    cached_probs(b, net, bearoff, tables, cache, ev, pc)
                     code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
                                        stakes.jacoby)
                     if code == 1:  # double
@@ -298,7 +311,13 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                 d1, d2 = roll_memo(seed, trial, t, memo)
                 if vr:
                     for r in range(21):
-                        i = _play(b, ROLLS[r, 0], ROLLS[r, 1], ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
+                        d1r, d2r = ROLLS[r, 0], ROLLS[r, 1]
+                        code = choice_find(choices, b, _choice_tag(d1r, d2r, side, cube, owner, cf), mb0, bp)
+                        if code >= 0:
+                            i = 0 if code == 1 else -1
+                        else:
+                            i = _play(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+                            _remember(choices, code, i, mb, b, bp)
                         vr_has[r] = i >= 0
                         if i >= 0:
                             for s in range(2):
@@ -344,7 +363,12 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                     else:
                         swap_into(b.copy(), b)
                 else:
-                    i = _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cubeful)
+                    code = choice_find(choices, b, _choice_tag(d1, d2, side, cube, owner, cf), mb0, bp)
+                    if code >= 0:
+                        i = 0 if code == 1 else -1
+                    else:
+                        i = _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+                        _remember(choices, code, i, mb, b, bp)
                     if i >= 0:
                         swap_into(mb[i], b)
                     else:
@@ -361,3 +385,5 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
             for k in range(N_OUTPUTS):
                 sums[c, k] += res[k]
                 sumsq[c, k] += res[k] * res[k]
+    keep_alive(owned)
+    keep_alive(scratch)
