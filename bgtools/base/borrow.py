@@ -11,7 +11,8 @@ a view that owns nothing: the same data, shape and strides, no memory record, so
 counting skips it (a test and a jump, no atomic).  The view is valid only while the value
 it was taken from is alive: borrow what the caller owns for the whole call (a kernel's
 arguments), or what the kernel allocated and keeps alive to the end with
-:func:`keep_alive`; never return a borrowed array or store it where it outlives them.
+:func:`keep_alive` on every way out of the kernel; never return a borrowed array or store it
+where it outlives them.
 
 >>> import numba as nb, numpy as np
 >>> @nb.njit
