@@ -27,11 +27,15 @@ where it outlives them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 __all__ = ["borrow", "keep_alive"]
+
+T = TypeVar("T")
 
 
 def _borrowed(context, builder, typ, value):
@@ -49,7 +53,7 @@ def _borrowed(context, builder, typ, value):
         return dst._getvalue()
     if isinstance(typ, types.BaseTuple):
         out = value
-        for i, t in enumerate(typ.types):
+        for i, t in enumerate(_parts(typ)):
             if _holds_arrays(t):
                 part = _borrowed(context, builder, t, builder.extract_value(value, i))
                 out = builder.insert_value(out, part, i)
@@ -61,33 +65,45 @@ def _holds_arrays(typ) -> bool:
     if isinstance(typ, types.Array):
         return True
     if isinstance(typ, types.BaseTuple):
-        return any(_holds_arrays(t) for t in typ.types)
+        return any(_holds_arrays(t) for t in _parts(typ))
     return False
 
 
-@intrinsic
-def borrow(typingctx, value):
-    """``value`` (an array, or a tuple or NamedTuple holding arrays at any depth) with every
-    array a borrowed view: see the module notes for when that is safe."""
-    sig = value(value)
-
-    def codegen(context, builder, signature, args):
-        return _borrowed(context, builder, signature.args[0], args[0])
-
-    return sig, codegen
+def _parts(typ: Any) -> tuple[Any, ...]:
+    """The member types of a Numba tuple type."""
+    return tuple(typ.types)
 
 
-@intrinsic
-def keep_alive(typingctx, value):
-    """A use of ``value`` that does nothing: Numba frees a variable after its last use, so a
-    kernel that borrowed views of it calls this after the views' last use."""
-    sig = types.none(value)
+if TYPE_CHECKING:  # what the intrinsics are to a type checker
 
-    def codegen(context, builder, signature, args):
-        # an opaque use, so that nothing is released before this point
-        fnty = ir.FunctionType(ir.VoidType(), [])
-        asm = ir.InlineAsm(fnty, "", "~{memory}", side_effect=True)
-        builder.call(asm, [])
-        return context.get_dummy_value()
+    def borrow(value: T) -> T: ...
 
-    return sig, codegen
+    def keep_alive(value: object) -> None: ...
+
+else:
+
+    @intrinsic
+    def borrow(typingctx, value):
+        """``value`` (an array, or a tuple or NamedTuple holding arrays at any depth) with every
+        array a borrowed view: see the module notes for when that is safe."""
+        sig = value(value)
+
+        def codegen(context, builder, signature, args):
+            return _borrowed(context, builder, signature.args[0], args[0])
+
+        return sig, codegen
+
+    @intrinsic
+    def keep_alive(typingctx, value):
+        """A use of ``value`` that does nothing: Numba frees a variable after its last use, so a
+        kernel that borrowed views of it calls this after the views' last use."""
+        sig = types.none(value)
+
+        def codegen(context, builder, signature, args):
+            # an opaque use, so that nothing is released before this point
+            fnty = ir.FunctionType(ir.VoidType(), [])
+            asm = ir.InlineAsm(fnty, "", "~{memory}", side_effect=True)
+            builder.call(asm, [])
+            return context.get_dummy_value()
+
+        return sig, codegen

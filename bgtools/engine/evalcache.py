@@ -3,9 +3,9 @@
 A rollout meets the same positions over and over: every trial starts from the root, its
 first two rolls are stratified, and a short race has few positions at all.  gnubg keeps an
 evaluation cache for this; so does the rollout kernel (:mod:`bgtools.rollouts.kernel`),
-one per chunk of trials.  A chunk is one kernel call with a fresh cache, and the chunks
-are fixed by the settings, not by the workers, so a rollout's results stay the same for any
-number of workers.
+one per worker process, kept from chunk to chunk.  What a slot holds is the net's full pass
+(or an exact value), the same whichever chunk wrote it, so a rollout's results stay the same
+for any number of workers and any order of the chunks.
 
 An :class:`EvalCache` is direct-mapped: ``1 << bits`` slots, each holding the whole board
 it was written for (its 50 counts packed into 7 words, so a hit is exact, never a hash
