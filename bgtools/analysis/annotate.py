@@ -38,6 +38,10 @@ class FileResult:
     summary: tuple[dict, ...] = ()
     actions: int = 0
     comparison: tuple[str, ...] = ()  #: how our classes agree with the analysis stored in the file
+    #: the match's players, length and final score (for a summary without reading the file again)
+    players: tuple[str, str] = ("", "")
+    length: int = 0
+    final_score: tuple[int, int] = (0, 0)
 
 
 def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
@@ -106,7 +110,7 @@ def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     lines = tuple(a.json_lines(all_rows)) if want_lines else ()
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
                       tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games),
-                      tuple(comparison_lines(a)))
+                      tuple(comparison_lines(a)), tuple(m.players), m.length, m.final_score)
 
 
 def _located(path: str, e: Exception) -> str:

@@ -25,21 +25,21 @@ def problem_text(message: str, path: str) -> str:
     return message[len(path) + 2:] if message.startswith(double) else message
 
 
-def summary_lines(res, match) -> list[str]:
+def summary_lines(res) -> list[str]:
     """The text summary of one analysed file: result, then a line per player with units."""
     out = []
-    if match is not None:
-        p0, p1 = (n or f"player {i}" for i, n in enumerate(match.players))
-        s0, s1 = match.final_score
-        length = "money session" if match.length == 0 else f"{match.length}-point match"
-        if match.length and max(s0, s1) >= match.length:
+    if res.summary:
+        p0, p1 = (n or f"player {i}" for i, n in enumerate(res.players))
+        s0, s1 = res.final_score
+        length = "money session" if res.length == 0 else f"{res.length}-point match"
+        if res.length and max(s0, s1) >= res.length:
             who = f"{p0 if s0 > s1 else p1} won {max(s0, s1)}-{min(s0, s1)}"
         else:
             who = "unfinished"
         out.append(f"{res.path}: {length}, {p0} vs {p1}, final score {s0}-{s1} ({who})")
-        if match.length > MET_POINTS:
+        if res.length > MET_POINTS:
             out.append(f"{res.path}: cube decisions not analysed: the match equity table covers matches up "
-                       f"to {MET_POINTS} points, this one is {match.length}")
+                       f"to {MET_POINTS} points, this one is {res.length}")
     for s in res.summary:
         ce = s["checker_errors"]
         out.append(
@@ -53,15 +53,6 @@ def summary_lines(res, match) -> list[str]:
         out.append(f"{res.path}: error rates are mean normalised equity lost per decision x1000 (as gnubg's "
                    "mEMG); PR = 500 x mean loss; luck in normalised equity")
     return out
-
-
-def _read_quietly(path: str):
-    from bgtools.formats.read import read_match
-
-    try:
-        return read_match(path, name=path)
-    except (ValueError, OSError):
-        return None
 
 
 def annotate(
@@ -161,7 +152,7 @@ def annotate(
             status = EXIT_USAGE if not res.summary else max(status, EXIT_ERRORS)
         written += len(res.written)
         if summary:
-            for line in summary_lines(res, _read_quietly(res.path) if res.summary else None):
+            for line in summary_lines(res):
                 typer.echo(line)
 
     try:
