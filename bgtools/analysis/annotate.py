@@ -110,7 +110,8 @@ def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     lines = tuple(a.json_lines(all_rows)) if want_lines else ()
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
                       tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games),
-                      tuple(comparison_lines(a)), tuple(m.players), m.length, m.final_score)
+                      tuple(comparison_lines(a)), (m.players[0], m.players[1]), m.length,
+                      (m.final_score[0], m.final_score[1]))
 
 
 def _located(path: str, e: Exception) -> str:
