@@ -5,9 +5,15 @@
    gnubg's own 0- and 1-ply against its 2-ply for scale.
 2. Speed on one core: static evaluations per second, one Python call per position and
    batched, for the default evaluator (and the network architecture with untrained
-   weights, when bgtools.engine.nn is importable), beside gnubg's ``calibrate`` figure of
-   69k-132k/s (shared/oracle/timing.md); baseline timed in the same run: legal-move
-   generation over the same boards (positions x 21 rolls), printed as a ratio.
+   weights, when bgtools.engine.nn is importable); then every play of every roll of the
+   same boards valued by the shipped net, as the search and rollouts value them (each
+   roll's plays updated from the position before the roll: first layer once per roll,
+   then only the inputs a play changes), and the same plays by the full forward pass.
+   Beside them gnubg's ``calibrate`` (0-ply evaluations of random contact positions,
+   one thread), run in the same run when gnubg is installed (else the figure of
+   shared/oracle/timing.md, 69k-132k/s, is printed and said to be quoted); baseline
+   timed in the same run: legal-move generation over the same boards (positions x 21
+   rolls), printed as a ratio.
 3. Time of a 2-ply ``hint`` from the opening position (3-1, and the mean over the 15
    opening rolls).
 
@@ -28,13 +34,69 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bgtools.engine import evaluation as E  # noqa: E402
-from bgtools.core.movegen import ROLLS, count_plays_batch  # noqa: E402
+from bgtools.core.movegen import ROLLS, count_plays_batch, generate, new_move_buffers  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
+from bgtools.engine.chooser import swap_into  # noqa: E402
+from bgtools.engine.incremental import net_probs_inc, new_inc_base, set_base  # noqa: E402
+from bgtools.engine.networks import load_weights  # noqa: E402
+from bgtools.engine.nn import Net, game_over_probs, net_probs, new_eval_buffers  # noqa: E402
 
-GNUBG_CALIBRATE = "69,000-132,000 /s (gnubg 1.07 `calibrate`, 1 thread, same kind of 2-core machine)"
+from benchmarks import gnubg_pty  # noqa: E402
+
+GNUBG_QUOTED = "69,000-132,000 /s (quoted: gnubg 1.07 `calibrate`, 1 thread, shared/oracle/timing.md; not installed here)"
+_CALIBRATE = """
+gnubg.command('set threads 1')
+text, cpu = capture('calibrate {n}')
+done({{'text': text, 'cpu': cpu}})
+"""
+
+
+def gnubg_calibrate(n: int = 300) -> float | None:
+    """gnubg's ``calibrate n`` (n x 1024 0-ply evaluations of random contact positions, one
+    thread) run now: its evaluations per CPU second, or None without gnubg."""
+    r = gnubg_pty.run_in_gnubg(_CALIBRATE.format(n=n), {}, timeout=600)
+    if not r or r["cpu"] <= 0:
+        return None
+    return n * 1024 / r["cpu"]
+
+
+@nb.njit(cache=False)
+def _roll_plays(boards, net, incremental):
+    """Value every play of every roll of ``boards`` (positions not over, player on roll as
+    ``[1]``) with the net, each play from the opponent's side as a search values it:
+    ``incremental`` from the position before the roll (its first layer once per roll), else
+    by the full forward pass.  Returns (plays valued, a checksum of the outputs)."""
+    mb = new_move_buffers()
+    ev = new_eval_buffers(net)
+    base = new_inc_base(net)
+    sw = np.zeros((2, 25), np.int8)
+    parent = np.zeros((2, 25), np.int8)
+    out = np.zeros(5)
+    count, total = 0, 0.0
+    for i in range(boards.shape[0]):
+        swap_into(boards[i], parent)
+        if game_over_probs(parent, out):
+            continue
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                n = generate(boards[i], d1, d2, mb)
+                if incremental:
+                    set_base(parent, net, base)
+                for k in range(n):
+                    swap_into(mb.boards[k], sw)
+                    if game_over_probs(sw, out):
+                        continue
+                    if incremental:
+                        net_probs_inc(sw, net, ev, base, out)
+                    else:
+                        net_probs(sw, net, ev, out)
+                    total += out[0]
+                    count += 1
+    return count, total
 
 
 def accuracy(recs, ev) -> None:
@@ -60,7 +122,7 @@ def accuracy(recs, ev) -> None:
     print("time for all 500: " + ", ".join(f"{p}-ply {secs[p]:.2f} s" for p in (0, 1, 2)))
 
 
-def speed(recs, ev, batch: int) -> None:
+def speed(recs, ev, batch: int, calibrate: int) -> None:
     base = np.array([r["board"] for r in recs], np.int8)
     live = base[[r["gnubg_class"] >= 8 for r in recs]]  # race, crashed, contact: the evaluator's work
     big = np.ascontiguousarray(np.resize(live, (batch, 2, 25)))
@@ -71,7 +133,12 @@ def speed(recs, ev, batch: int) -> None:
     gen_rate = len(live) * 21 / (time.perf_counter() - t0)
 
     print("\n2. static evaluations per second, one core")
-    print(f"gnubg: {GNUBG_CALIBRATE}")
+    g = gnubg_calibrate(calibrate) if calibrate > 0 else None
+    if g is not None:
+        print(f"gnubg 1.07 `calibrate {calibrate}` (this run, 1 thread, random contact positions, "
+              f"per CPU second): {g:,.0f} /s")
+    else:
+        print(f"gnubg: {GNUBG_QUOTED}")
     print(f"baseline (same run): move generation {gen_rate:,.0f} (position, roll)/s")
     evaluators = [(ev.name, ev)]
     if not isinstance(ev, E.HeuristicEvaluator):
@@ -95,8 +162,24 @@ def speed(recs, ev, batch: int) -> None:
         t0 = time.perf_counter()
         x.evaluate_boards(big)
         raw = len(big) / (time.perf_counter() - t0)
-        print(f"{label:<40} single {single:>10,.0f}/s   batched {batched:>12,.0f}/s   "
-              f"raw evaluate_boards {raw:>12,.0f}/s   batched / move-gen baseline = {batched / gen_rate:.2f}x")
+        line = (f"{label:<40} single {single:>10,.0f}/s   batched {batched:>12,.0f}/s   "
+                f"raw evaluate_boards {raw:>12,.0f}/s   batched / move-gen baseline = {batched / gen_rate:.2f}x")
+        print(line + (f"   batched / gnubg = {batched / g:.2f}x" if g else ""))
+    # every play of every roll, as the search and rollouts value them (the shipped net)
+    w = load_weights(None)
+    net = Net(*w.arrays())
+    plays = {}
+    for inc in (True, False):
+        _roll_plays(live[:2], net, inc)  # compile
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.process_time()
+            count, _total = _roll_plays(live, net, inc)
+            best = min(best, time.process_time() - t0)
+        plays[inc] = count / best
+    print(f"all plays of a roll, shipped net ({len(live)} positions x 21 rolls, {count:,} plays, generation "
+          f"included, per CPU second, best of 3): incremental {plays[True]:,.0f} /s, full pass {plays[False]:,.0f} /s "
+          f"(x{plays[True] / plays[False]:.2f})" + (f"; incremental / gnubg calibrate = {plays[True] / g:.2f}x" if g else ""))
 
 
 def hint_time(ev) -> None:
@@ -122,6 +205,8 @@ def hint_time(ev) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--batch", type=int, default=100_000)
+    ap.add_argument("--calibrate", type=int, default=300,
+                    help="gnubg's `calibrate N` (N x 1024 evaluations) run beside ours; 0: quote the stored figure")
     ap.add_argument("--evaluator", choices=("default", "heuristic"), default="default",
                     help="default = the shipped network if any; heuristic = HeuristicEvaluator")
     args = ap.parse_args()
@@ -130,7 +215,7 @@ def main() -> None:
     ev = E.default_evaluator() if args.evaluator == "default" else E.HeuristicEvaluator()
     E.evaluate(Position.initial(), 2, ev)  # compile / load caches before timing
     accuracy(recs, ev)
-    speed(recs, ev, args.batch)
+    speed(recs, ev, args.batch, args.calibrate)
     hint_time(ev)
 
 
