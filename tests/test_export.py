@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shlex
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -238,7 +239,9 @@ def test_readme_snippet_gives_the_average_pips_at_first_doubles(readme_csv, step
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        exec(compile(code, "README.md", "exec"), {"print": printed.append})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # e.g. pandas' DtypeWarning on a column of mixed types
+            exec(compile(code, "README.md", "exec"), {"print": printed.append})
     finally:
         os.chdir(old)
     (got,) = printed
