@@ -156,6 +156,16 @@ def test_results_independent_of_task_grouping(monkeypatch):
         got.append([r.record("x") for r in rollout_many(jobs, s, W, workers=1)])
     assert got[0] == got[1] == got[2]
     assert max(sizes) == 6 and 2 in sizes  # tasks of 1, 2 and (at most) all 6 chunks of a job ran
+    # tasks of several chunks through a process pool (pickled out and back): 4 jobs of 6
+    # chunks, 2 workers (6 tasks in flight) leave room for tasks of up to 4 chunks
+    jobs4 = jobs + [Job.make(Position.from_id("4HPwATDgc/ABMA")), Job.make(Position.from_id("sGfwATDgc/ABMA"))]
+    pool_sizes: list[int] = []
+    monkeypatch.setattr(rollout_module, "_group_size", lambda took, seconds: pool_sizes.append(took) or 64)
+    pooled = [r.record("x") for r in rollout_many(jobs4, s, W, workers=2)]
+    monkeypatch.undo()
+    assert pooled[:2] == got[0]
+    assert pooled[2:] == [r.record("x") for r in rollout_many(jobs4[2:], s, W, workers=1)]
+    assert max(pool_sizes) > 1
 
 
 def test_task_size_follows_the_time_a_task_took():

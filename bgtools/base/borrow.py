@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from llvmlite import ir
 from numba.core import cgutils, types
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 __all__ = ["borrow", "keep_alive"]
@@ -74,6 +75,17 @@ def _parts(typ: Any) -> tuple[Any, ...]:
     return tuple(typ.types)
 
 
+def _plain(typ) -> bool:
+    """Whether ``typ`` holds nothing but arrays and values Numba does not count references
+    to (numbers, booleans, None), at any depth of tuples: only such a value can be borrowed,
+    as the view hands every other member on without the reference a new value must own."""
+    if isinstance(typ, (types.Array, types.Number, types.Boolean, types.NoneType)):
+        return True
+    if isinstance(typ, types.BaseTuple):
+        return all(_plain(t) for t in _parts(typ))
+    return False
+
+
 if TYPE_CHECKING:  # what the intrinsics are to a type checker
 
     def borrow(value: T) -> T: ...
@@ -85,7 +97,10 @@ else:
     @intrinsic
     def borrow(typingctx, value):
         """``value`` (an array, or a tuple or NamedTuple holding arrays at any depth) with every
-        array a borrowed view: see the module notes for when that is safe."""
+        array a borrowed view: see the module notes for when that is safe.  Anything else in
+        it (a list, a string, an object) is refused at compile time."""
+        if not _plain(value):
+            raise TypingError(f"borrow() takes arrays, numbers and booleans in tuples, not {value}")
         sig = value(value)
 
         def codegen(context, builder, signature, args):

@@ -227,7 +227,7 @@ def weights_or_default(weights):
 
 
 def make_executor(weights, workers: int = 1, dask=None):
-    """(executor, how many chunks to keep in flight): the Dask cluster at ``dask`` (an
+    """(executor, how many tasks to keep in flight): the Dask cluster at ``dask`` (an
     address or a ``distributed.Client``), a local pool of ``workers`` processes, or this
     process."""
     if dask is not None:

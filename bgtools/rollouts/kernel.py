@@ -192,8 +192,8 @@ def _remember(choices, code, i, boards, b, bp) -> None:
     after the miss ``code`` of :func:`~bgtools.engine.evalcache.choice_find`.  A choice
     depends on the board and the roll only (and in a cubeful one on the cube, the side on
     roll and the job's stakes), so ``choices`` is a
-    :class:`~bgtools.engine.evalcache.ChoiceCache` for ``ch`` and, when cubeful, the job's
-    stakes: on a hit the board after the play is ``boards[0]``."""
+    :class:`~bgtools.engine.evalcache.ChoiceCache` of one chooser (and, when cubeful, of one
+    job's stakes): on a hit the board after the play is ``boards[0]``."""
     if i >= 0:
         choice_put(choices, code, boards[i], True, bp)
     else:

@@ -26,7 +26,8 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
 
     ``workers`` > 1 uses a local process pool; ``dask`` (a scheduler address or a
     ``distributed.Client``) sends the work to that cluster.  ``on_chunk(job index, trials)``
-    is called after every finished chunk (progress reporting).
+    is called for every finished chunk (progress reporting), those of a task together when
+    the task is done.
     """
     weights = weights_or_default(weights)
     jobs = list(jobs)
