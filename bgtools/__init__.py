@@ -54,6 +54,7 @@ _LAZY = {
     "replay": "model.replay",
     "MatchProblem": "model.match",
     "MatchFileError": "model.match",
+    "MatchWarning": "model.problems",
     "NeuralEvaluator": "engine.nn",
     "load_default_network": "engine.nn",
     "PubevalPlayer": "engine.pubeval",

@@ -23,6 +23,7 @@ from bgtools.export import writer as ex_writer
 from bgtools.cli.app import app
 from bgtools.formats import read_match, read_matches
 from bgtools.model import Double, replay_game
+from bgtools.model.problems import MatchWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "matches"
@@ -442,6 +443,27 @@ def test_kept_bad_games_have_no_board_after_the_illegal_move():
     games = ex.to_dataframe(path, "games", keep_bad_games=True)
     assert games.errors.tolist() == [1]
     assert ex.to_dataframe(path, "matches").errors.tolist() == [1]
+
+
+def test_nothing_is_left_out_of_the_library_table_silently(tmp_path):
+    bad = str(DATA / "realmatches" / "halheinrich-bgmatchformat" / "doubles_hit_bearoff.mat")
+    good = str(DATA / "selfplay" / "015.mat")
+    missing = str(tmp_path / "nope.mat")
+    for level in ("moves", "games"):
+        with pytest.warns(MatchWarning) as caught:
+            df = ex.to_dataframe([good, bad, missing], level)
+        said = [str(w.message) for w in caught if isinstance(w.message, MatchWarning)]
+        assert any(t.startswith(f"{bad}:8:") and "game 1" in t and "game left out of the table" in t for t in said)
+        assert any(t.startswith(f"{missing}: not read, no rows from this file") for t in said)
+        assert not any(t.startswith(good) for t in said)
+        assert len(df) > 0 and set(df.file.astype(str)) == {good}
+    # kept games, and the matches level (a row per readable match), leave out no game
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", bgtools.MatchWarning)  # as docs/export.md says
+        assert len(ex.to_dataframe(bad, keep_bad_games=True)) > 0
+        assert len(ex.to_dataframe([good, bad], "matches")) == 2
+        with pytest.raises(MatchWarning, match="not read"):
+            ex.to_dataframe(missing, "matches")
 
 
 def test_library_entry_points():

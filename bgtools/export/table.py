@@ -25,7 +25,8 @@ then the board columns of the rows after the first illegal move are empty.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
@@ -33,6 +34,7 @@ import pandas as pd
 
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
+from bgtools.model.problems import MatchWarning
 from bgtools.model.replay import replay_game
 from bgtools.core.position import PositionClass
 
@@ -393,13 +395,34 @@ def to_dataframe(matches: MatchesLike, level: str = "moves", *, columns: Optiona
     ``matches``: Match objects (e.g. from :func:`~bgtools.model.match.read_matches`) or paths,
     folders and globs, read one at a time.  ``columns`` picks and orders columns
     (see :data:`COLUMNS`).  Games with errors are left out unless ``keep_bad_games``.
+    Nothing is left out silently: a file that cannot be read, and at the ``moves`` and
+    ``games`` levels each game left out, is reported with a :class:`MatchWarning` (its
+    file, line, game and move; ``warnings.simplefilter("error", MatchWarning)`` makes it
+    an exception).
     """
     cols = columns_for(level, columns)
     build = ROW_BUILDERS[level]
     data = empty_columns(cols)
     for i, m in enumerate(_iter_matches(matches, keep_steps=level == "moves"), 1):  # only moves walk the games
+        _warn_left_out(m, keep_bad_games or level == "matches")
         build(m, i, data, keep_bad_games)
     return frame(data, cols)
+
+
+def _warn_left_out(m: Match, keep_bad: bool) -> None:
+    """A :class:`MatchWarning` for ``m`` when its file could not be read, and (unless
+    ``keep_bad``) for each of its games that the table leaves out for its errors."""
+    for e in m.file_errors:
+        warnings.warn(MatchWarning(replace(e, message=f"not read, no rows from this file: {e.message}")),
+                      stacklevel=3)
+    if keep_bad:
+        return
+    for g in m.games:
+        if g.errors:
+            e = g.errors[0]
+            more = f" (and {len(g.errors) - 1} more)" if len(g.errors) > 1 else ""
+            warnings.warn(MatchWarning(replace(e, message=f"game left out of the table: {e.message}{more}")),
+                          stacklevel=3)
 
 
 def read_csv(path, level: str = "moves", **kwargs) -> pd.DataFrame:
