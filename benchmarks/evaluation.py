@@ -6,9 +6,10 @@
 2. Speed on one core: static evaluations per second, one Python call per position and
    batched, for the default evaluator (and the network architecture with untrained
    weights, when bgtools.engine.nn is importable); then every play of every roll of the
-   same boards valued by the shipped net, as the search and rollouts value them (each
-   roll's plays updated from the position before the roll: first layer once per roll,
-   then only the inputs a play changes), and the same plays by the full forward pass.
+   same boards valued by the shipped net as the lookahead values them (each board's
+   children updated from its first layer, computed once: only the inputs a play changes;
+   :func:`bgtools.engine.incremental.evaluate_siblings`), and the same plays by the full
+   forward pass.
    Beside them gnubg's ``calibrate`` (0-ply evaluations of random contact positions,
    one thread), run in the same run when gnubg is installed (else the figure of
    shared/oracle/timing.md, 69k-132k/s, is printed and said to be quoted); baseline
@@ -34,16 +35,15 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bgtools.engine import evaluation as E  # noqa: E402
-from bgtools.core.movegen import ROLLS, count_plays_batch, generate, new_move_buffers  # noqa: E402
+from bgtools.core.movegen import ROLLS, count_plays_batch  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
-from bgtools.engine.chooser import swap_into  # noqa: E402
-from bgtools.engine.incremental import net_probs_inc, new_inc_base, set_base  # noqa: E402
+from bgtools.engine.children import live_children  # noqa: E402
+from bgtools.engine.incremental import evaluate_siblings  # noqa: E402
 from bgtools.engine.networks import load_weights  # noqa: E402
-from bgtools.engine.nn import Net, game_over_probs, net_probs, new_eval_buffers  # noqa: E402
+from bgtools.engine.nn import evaluate_net  # noqa: E402
 
 from benchmarks import gnubg_pty  # noqa: E402
 
@@ -62,41 +62,6 @@ def gnubg_calibrate(n: int = 300) -> float | None:
     if not r or r["cpu"] <= 0:
         return None
     return n * 1024 / r["cpu"]
-
-
-@nb.njit(cache=False)
-def _roll_plays(boards, net, incremental):
-    """Value every play of every roll of ``boards`` (positions not over, player on roll as
-    ``[1]``) with the net, each play from the opponent's side as a search values it:
-    ``incremental`` from the position before the roll (its first layer once per roll), else
-    by the full forward pass.  Returns (plays valued, a checksum of the outputs)."""
-    mb = new_move_buffers()
-    ev = new_eval_buffers(net)
-    base = new_inc_base(net)
-    sw = np.zeros((2, 25), np.int8)
-    parent = np.zeros((2, 25), np.int8)
-    out = np.zeros(5)
-    count, total = 0, 0.0
-    for i in range(boards.shape[0]):
-        swap_into(boards[i], parent)
-        if game_over_probs(parent, out):
-            continue
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                n = generate(boards[i], d1, d2, mb)
-                if incremental:
-                    set_base(parent, net, base)
-                for k in range(n):
-                    swap_into(mb.boards[k], sw)
-                    if game_over_probs(sw, out):
-                        continue
-                    if incremental:
-                        net_probs_inc(sw, net, ev, base, out)
-                    else:
-                        net_probs(sw, net, ev, out)
-                    total += out[0]
-                    count += 1
-    return count, total
 
 
 def accuracy(recs, ev) -> None:
@@ -165,21 +130,28 @@ def speed(recs, ev, batch: int, calibrate: int) -> None:
         line = (f"{label:<40} single {single:>10,.0f}/s   batched {batched:>12,.0f}/s   "
                 f"raw evaluate_boards {raw:>12,.0f}/s   batched / move-gen baseline = {batched / gen_rate:.2f}x")
         print(line + (f"   batched / gnubg = {batched / g:.2f}x" if g else ""))
-    # every play of every roll, as the search and rollouts value them (the shipped net)
-    w = load_weights(None)
-    net = Net(*w.arrays())
-    plays = {}
-    for inc in (True, False):
-        _roll_plays(live[:2], net, inc)  # compile
-        best = float("inf")
-        for _ in range(3):
+    # every play of every roll, as the lookahead values them (the shipped net): the
+    # children of each board updated from its first layer, or each by the full pass
+    net = load_weights(None).arrays()
+    t0 = time.process_time()
+    parents, children, parent_of = live_children(live)
+    gen = time.process_time() - t0
+    evaluate_siblings(parents, children[:2], parent_of[:2], net)  # compile / load
+    evaluate_net(children[:2], net)
+    secs = {"incremental": float("inf"), "full pass": float("inf")}
+    for _ in range(3):
+        for kind in secs:
             t0 = time.process_time()
-            count, _total = _roll_plays(live, net, inc)
-            best = min(best, time.process_time() - t0)
-        plays[inc] = count / best
-    print(f"all plays of a roll, shipped net ({len(live)} positions x 21 rolls, {count:,} plays, generation "
-          f"included, per CPU second, best of 3): incremental {plays[True]:,.0f} /s, full pass {plays[False]:,.0f} /s "
-          f"(x{plays[True] / plays[False]:.2f})" + (f"; incremental / gnubg calibrate = {plays[True] / g:.2f}x" if g else ""))
+            if kind == "incremental":
+                evaluate_siblings(parents, children, parent_of, net)
+            else:
+                evaluate_net(children, net)
+            secs[kind] = min(secs[kind], time.process_time() - t0)
+    rate = {k: len(children) / v for k, v in secs.items()}
+    print(f"all plays of every roll, shipped net ({len(live)} positions x 21 rolls, {len(children):,} plays, "
+          f"per CPU second, best of 3; generating them {gen:.2f} s): incremental {rate['incremental']:,.0f} /s, "
+          f"full pass {rate['full pass']:,.0f} /s (x{rate['incremental'] / rate['full pass']:.2f})"
+          + (f"; incremental / gnubg calibrate = {rate['incremental'] / g:.2f}x" if g else ""))
 
 
 def hint_time(ev) -> None:

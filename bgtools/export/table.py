@@ -39,7 +39,7 @@ from bgtools.model.replay import replay_game
 from bgtools.core.position import PositionClass
 
 __all__ = [
-    "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "read_csv",
+    "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "read_csv", "left_out",
     "empty_columns", "frame", "ROW_BUILDERS", "ACTIONS", "GAME_COLUMNS", "MATCH_COLUMNS", "MOVE_COLUMNS",
 ]
 
@@ -197,6 +197,12 @@ def _label(m: Match, match_no: int) -> str:
     return m.source or f"<match {match_no}>"
 
 
+def left_out(g: Game, keep_bad: bool) -> bool:
+    """Whether the ``moves`` and ``games`` tables leave ``g`` out: a game with errors,
+    unless ``keep_bad``."""
+    return bool(g.errors) and not keep_bad
+
+
 def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     """Append the moves rows of ``m`` to the column lists in ``out``; returns the row count."""
     want_ids = [k for k in _IDS if k in out]
@@ -205,7 +211,7 @@ def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     length = m.length
     rows = []
     for gi, g in enumerate(m.games):
-        if g.errors and not keep_bad:
+        if left_out(g, keep_bad):
             continue
         res = g.result
         broken = bool(g.props.get("_setup"))  # board edited in the record: positions unknown
@@ -311,7 +317,7 @@ def _game_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     names = (_name(m.players[0]), _name(m.players[1]))
     rows = []
     for gi, g in enumerate(m.games):
-        if g.errors and not keep_bad:
+        if left_out(g, keep_bad):
             continue
         r = g.result
         rows.append([f"{file}:{gi + 1}", file, match_no, gi + 1, names[0], names[1], m.length, g.score[0],
@@ -415,10 +421,8 @@ def _warn_left_out(m: Match, keep_bad: bool) -> None:
     for e in m.file_errors:
         warnings.warn(MatchWarning(replace(e, message=f"not read, no rows from this file: {e.message}")),
                       stacklevel=3)
-    if keep_bad:
-        return
     for g in m.games:
-        if g.errors:
+        if left_out(g, keep_bad):
             e = g.errors[0]
             more = f" (and {len(g.errors) - 1} more)" if len(g.errors) > 1 else ""
             warnings.warn(MatchWarning(replace(e, message=f"game left out of the table: {e.message}{more}")),

@@ -19,7 +19,7 @@ import pandas as pd
 
 from bgtools.base.fileio import atomic_path
 from bgtools.base.parallel import chunk_size, ordered_map
-from bgtools.export.table import ROW_BUILDERS, columns_for, empty_columns, frame
+from bgtools.export.table import ROW_BUILDERS, columns_for, empty_columns, frame, left_out
 from bgtools.model.problems import MatchFileError
 
 __all__ = ["export_files", "write_dataframe", "ExportReport", "FileProblem", "output_format"]
@@ -99,7 +99,7 @@ def _work(task) -> tuple[object, Optional[FileProblem], int]:
         n = ROW_BUILDERS[level](m, match_no, rows, keep_bad)
         errs = m.errors
         if errs:
-            left = 0 if keep_bad else sum(1 for g in m.games if g.errors)
+            left = sum(1 for g in m.games if left_out(g, keep_bad))
             problem = FileProblem(path, tuple(_where(e) for e in errs), left, unreadable=not m.games)
     return (_payload(frame(rows, cols), fmt) if n else None), problem, n
 
