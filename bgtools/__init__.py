@@ -16,6 +16,7 @@ from importlib import import_module
 from typing import Any
 
 from bgtools.base import numbacache as _numbacache
+from bgtools.base.errors import BgtoolsError
 from bgtools.base.version import __version__
 
 _numbacache.configure()  # before any kernel module is imported
@@ -53,7 +54,7 @@ _LAZY = {
     "iter_games": "formats.read",
     "replay": "model.replay",
     "MatchProblem": "model.match",
-    "MatchFileError": "model.match",
+    "MatchFileError": "model.problems",
     "MatchWarning": "model.problems",
     "NeuralEvaluator": "engine.nn",
     "load_default_network": "engine.nn",
@@ -71,6 +72,7 @@ _LAZY = {
 
 __all__ = [
     "__version__",
+    "BgtoolsError",
     "Position",
     "PositionClass",
     "PositionError",
