@@ -4,13 +4,15 @@ Each command (``positions``: show, moves, board; ``matches``: check, convert, ex
 ``engine``: eval, hint, bearoff; ``rollout``; ``analysis``: annotate, report; ``train``)
 parses its options and calls the library.  Exit codes: 0 success, 1 the input was read
 but has errors (e.g. illegal moves in a match file), 2 bad usage or unreadable input (bad
-IDs, dice, missing files).  Heavy modules (numba kernels) are imported inside the commands
+IDs, dice, missing files), every error one line ``bgtools: error: ...`` on stderr, the
+parser's own (an unknown option, a value that is not a number) too.  Heavy modules (Numba kernels) are imported inside the commands
 that need them so that ``bgtools --help`` and ``bgtools show`` start fast.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+import sys
+from typing import Any, Optional, Sequence
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -49,11 +51,51 @@ class Command(TyperCommand):
         return human_metavars(super().get_params(ctx))
 
 
+#: the parser's exception root (Typer carries its own copy of Click: reached through a public name)
+CLICK_EXCEPTION: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def usage_error_line(e: Any) -> str:
+    """The parser's error as one line like every other: ``bgtools: error: hint: invalid value
+    for '--ply' / '-p': ... (see 'bgtools hint --help')``."""
+    ctx = getattr(e, "ctx", None)
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    cmd = " ".join(reversed(names))
+    msg = " ".join(e.format_message().split()).rstrip(".")
+    if len(msg) > 1 and msg[0].isupper() and msg[1].islower():
+        msg = msg[0].lower() + msg[1:]
+    where = f"{cmd}: " if cmd else ""
+    return f"bgtools: error: {where}{msg} (see 'bgtools {cmd + ' ' if cmd else ''}--help')"
+
+
 class Group(TyperGroup):
-    """The command group, with the same plain metavars for its own options."""
+    """The command group, with the same plain metavars for its own options, and the parser's
+    errors as one line (Typer's own would be a five-line box)."""
 
     def get_params(self, ctx) -> list:
         return human_metavars(super().get_params(ctx))
+
+    def main(self, args: Optional[Sequence[str]] = None, prog_name: Optional[str] = None,
+             complete_var: Optional[str] = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except CLICK_EXCEPTION as e:
+            error: Any = e
+            if type(e).__name__ == "NoArgsIsHelpError":
+                error.show()  # ``bgtools`` or ``bgtools train`` alone: the help, as before
+            else:
+                typer.echo(usage_error_line(e), err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            typer.echo("bgtools: error: aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)  # an Exit's code (commands return None)
 
 
 app = typer.Typer(
