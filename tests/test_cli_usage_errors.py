@@ -61,6 +61,25 @@ def test_success_still_exits_0():
     (["rollout", ID, "--truncate", "99999999999999999999"], ["--truncate"]),
     (["rollout", ID, "--seed", "99999999999999999999"], ["--seed"]),
     (["rollout", ID, "--jobs", "99999999999999999999"], ["--jobs"]),
+    (["hint", ID, "31", "--ply", "99999999999999999999"], ["--ply"]),
+    (["annotate", "x.mat", "--jobs", "99999999999999999999"], ["--jobs"]),
+    (["export", "x.mat", "-o", "x.csv", "--jobs", "99999999999999999999"], ["--jobs"]),
 ])
 def test_numbers_out_of_range_are_one_line(args, words):
     _one_line(runner.invoke(app, args), *words)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["train", "--seed", "99999999999999999999", "--games", "2"], ["--seed", "0 to 4294967295"]),
+    (["train", "--hidden", "999999999,1,1", "--games", "2"], ["--hidden 999999999"]),
+    (["train", "selfplay", "--seed", "99999999999999999999", "--positions", "1"], ["--seed"]),
+    (["train", "prune", "--hidden", "99999999999999999999"], ["--hidden"]),
+    (["train", "fit", "--batch", "99999999999999999999"], ["--batch"]),
+    (["train", "duel", "--a", "a.npz", "--b", "b.npz", "--games", "99999999999999999999"], ["--games"]),
+])
+def test_training_numbers_out_of_range_are_one_line(args, words, tmp_path):
+    """Before: 'Int value is too large' and MemoryError tracebacks; no run folder is made."""
+    run = tmp_path / "run"
+    _one_line(runner.invoke(app, [*args[:2], "--run", str(run), *args[2:]] if args[1] in
+                            ("selfplay", "prune", "fit", "duel") else [*args, "--run", str(run)]), *words)
+    assert not run.exists()

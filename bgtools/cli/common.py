@@ -19,6 +19,10 @@ EXIT_ERRORS = 1
 EXIT_USAGE = 2
 #: ``--jobs``/``--workers`` beyond this are refused (a typo, not a machine)
 MAX_JOBS = 256
+#: the largest ``--seed`` of training, self-play and duels (kernels take 64-bit seeds, some times 10**9)
+MAX_SEED = 2**32 - 1
+#: counts (games, positions, epochs, ...) beyond this are refused (a typo, not a plan)
+MAX_COUNT = 10**12
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> "typer.Exit":
@@ -88,6 +92,12 @@ def check_range(option: str, value: int, low: int, high: int, what: str = "") ->
     """Refuse ``value`` outside [low, high] with a one-line error naming the option."""
     if not low <= value <= high:
         raise fail(f"{option} {value}: use {low} to {high}{what}")
+
+
+def check_ranges(*checks: tuple[str, int, int, int]) -> None:
+    """:func:`check_range` of each (option, value, low, high)."""
+    for option, value, low, high in checks:
+        check_range(option, value, low, high)
 
 
 def check_ply(ply: int, high: int = 3) -> None:

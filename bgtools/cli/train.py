@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 from typing_extensions import Annotated
 
-from bgtools.cli.common import fail, os_message, resolve_jobs
+from bgtools.cli.common import MAX_COUNT, MAX_SEED, check_ranges, fail, os_message, resolve_jobs
 
 
 train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
@@ -52,6 +52,10 @@ def train(
         raise fail(f"--hidden: expected three integers, got {hidden!r}")
     if len(h) != 3 or min(h) < 1:
         raise fail(f"--hidden: expected three positive integers, got {hidden!r}")
+    check_ranges(("--hidden", max(h), 1, 4096), ("--games", games, 0, MAX_COUNT), ("--seed", seed, 0, MAX_SEED),
+                 ("--chunk", chunk, 1, MAX_COUNT), ("--alpha-halflife", halflife, 1, MAX_COUNT),
+                 ("--ckpt-every", ckpt_every, 1, MAX_COUNT), ("--eval-every", eval_every, 0, MAX_COUNT),
+                 ("--eval-games", eval_games, 0, MAX_COUNT))
     if chunk < 1 or games < 0:
         raise fail("--chunk must be positive and --games non-negative")
     if not 0 < alpha <= 10:
@@ -116,6 +120,7 @@ def selfplay(
     """Seeded self-play with exploration: positions for the next generation (resumable)."""
     from bgtools.training.pipeline import SelfplayConfig, run_selfplay
 
+    check_ranges(("--positions", positions, 1, MAX_COUNT), ("--seed", seed, 0, MAX_SEED))
     if positions < 1 or not 0 <= explore <= 1 or margin < 0:
         raise fail("--positions must be positive, --explore 0 to 1, --margin 0 or more")
     names = tuple(c.strip() for c in classes.split(",") if c.strip()) if classes else ()
@@ -163,6 +168,7 @@ def deepen(
 
     if not 1 <= ply <= 3 or count < 1:
         raise fail(f"--ply {ply} --count {count}: use a ply of 1 to 3 and a positive count")
+    check_ranges(("--count", count, 1, MAX_COUNT), ("--seed", seed, 0, MAX_SEED))
     if select not in SELECTIONS:
         raise fail(f"--select {select}: use one of {', '.join(SELECTIONS)}")
     _stage(run_deepen, run, DeepenConfig(ply=ply, count=count, weights=weights, select=select, seed=seed,
@@ -208,6 +214,7 @@ def fit(
 
     if epochs < 1 or batch < 1 or not 0 < lr < 1:
         raise fail("--epochs and --batch must be positive, --lr between 0 and 1")
+    check_ranges(("--epochs", epochs, 1, MAX_COUNT), ("--batch", batch, 1, 10**7), ("--seed", seed, 0, MAX_SEED))
     if lr_end is not None and not 0 < lr_end < 1:
         raise fail(f"--lr-end {lr_end}: use a rate between 0 and 1")
     if data not in ("labelled", "deepened"):
@@ -235,6 +242,7 @@ def duel(
 
     if games < 2 or ply not in (0, 1):
         raise fail("--games must be 2 or more and --ply 0 or 1")
+    check_ranges(("--games", games, 2, MAX_COUNT), ("--seed", seed, 0, MAX_SEED))
     _stage(run_duel, run, DuelConfig(a=a, b=b, games=games, seed=seed, ply=ply))
 
 
@@ -253,5 +261,7 @@ def prune(
     (from this run's self-play positions, data/positions.npz); writes prune.npz."""
     from bgtools.training.pipeline import PruneConfig, run_prune
 
+    check_ranges(("--hidden", hidden, 1, 4096), ("--epochs", epochs, 1, MAX_COUNT), ("--rolls", rolls, 1, 21),
+                 ("--keep", keep, 1, 1000), ("--seed", seed, 0, MAX_SEED))
     _stage(run_prune, run, PruneConfig(weights=weights, hidden=hidden, epochs=epochs, rolls=rolls, keep=keep,
                                        seed=seed))
