@@ -187,31 +187,48 @@ def _dead_pid() -> int:
 
 def test_temporaries_are_named_recognisably(tmp_path):
     with atomic_path(tmp_path / "x.csv") as tmp:
-        assert re.fullmatch(rf"\.x\.csv\.bgtools-{os.getpid()}-\w+\.tmp", tmp.name)
+        assert re.fullmatch(rf"\.x\.csv\.bgtools-{os.getpid()}-[a-z0-9_]{{8}}\.tmp", tmp.name)
         assert tmp.parent == tmp_path
-        clean_stale(tmp_path / "x.csv", max_age=-1)  # the live temporary of this process is kept
+        clean_stale(tmp_path / "x.csv")  # the live temporary of this process is kept
         assert tmp.exists()
 
 
-def test_stale_temporaries_of_the_same_target_are_cleaned(tmp_path):
-    dead, alive = _dead_pid(), os.getpid()
-    names = {
-        f".x.csv.bgtools-{dead}-abc.tmp": False,  # writer dead: removed
-        f".x.csv.bgtools-{alive}-fresh.tmp": True,  # writer alive, fresh: kept
-        f".x.csv.bgtools-{alive}-old.tmp": False,  # older than a minute: removed
-        ".x.csv.k2j4_x9q.tmp": True,  # old naming, fresh: kept
-        ".x.csv.a1b2c3d4.tmp": False,  # old naming, older than a minute: removed
-        f".y.csv.bgtools-{dead}-abc.tmp": True,  # another target: kept
-        "x.csv.bak": True,
-    }
-    for n in names:
-        (tmp_path / n).write_text("partial")
-    old = time.time() - 120
-    for n in (f".x.csv.bgtools-{alive}-old.tmp", ".x.csv.a1b2c3d4.tmp"):
-        os.utime(tmp_path / n, (old, old))
-    write_dataframe(DF, str(tmp_path / "x.csv"))
-    left = set(os.listdir(tmp_path))
-    assert left == {n for n, keep in names.items() if keep} | {"x.csv"}
+def test_stale_temporaries_are_cleaned_and_nothing_else(tmp_path):
+    """Issue 38 item 10: only our exact naming, only when the writer is no longer running."""
+    dead = _dead_pid()
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        names = {
+            f".x.csv.bgtools-{dead}-abcd_123.tmp": False,  # writer dead: removed
+            f".y.csv.bgtools-{dead}-k2j4x9qz.tmp": False,  # another output in the folder: removed too
+            f".m.npz.bgtools-{dead}-0a1b2c3d.npz": False,  # another suffix of ours
+            f".x.csv.bgtools-{live.pid}-fresh123.tmp": True,  # writer running: kept
+            f".x.csv.bgtools-{live.pid}-reused12.tmp": False,  # written before that process started
+            f".x.csv.bgtools-{os.getpid()}-mine1234.tmp": True,  # this process's: kept
+            # similar, not ours: kept
+            f".x.csv.bgtools-{dead}-abc.tmp": True,
+            f".x.csv.bgtools-{dead}-ABCD1234.tmp": True,
+            f"x.csv.bgtools-{dead}-abcd1234.tmp": True,
+            f".x.csv.bgtools-{dead}-abcd1234.tmp.bak": True,
+            f".x.csv.other-{dead}-abcd1234.tmp": True,
+            ".x.csv.a1b2c3d4.tmp": True,
+            ".x.csv.bgtools-abcd1234.tmp": True,
+            "x.csv.bak": True,
+        }
+        for n in names:
+            (tmp_path / n).write_text("partial")
+        old = time.time() - 3600
+        for n in names:
+            os.utime(tmp_path / n, (old, old))
+        fresh = tmp_path / f".x.csv.bgtools-{live.pid}-fresh123.tmp"
+        os.utime(fresh, None)
+        os.symlink(tmp_path / "x.csv.bak", tmp_path / f".z.csv.bgtools-{dead}-link1234.tmp")  # a link: kept
+        write_dataframe(DF, str(tmp_path / "x.csv"))
+        left = set(os.listdir(tmp_path))
+        assert left == {n for n, keep in names.items() if keep} | {"x.csv", f".z.csv.bgtools-{dead}-link1234.tmp"}
+    finally:
+        live.kill()
+        live.wait()
 
 
 def test_a_killed_writer_leaves_a_temporary_that_the_next_run_removes(tmp_path):
@@ -224,6 +241,18 @@ def test_a_killed_writer_leaves_a_temporary_that_the_next_run_removes(tmp_path):
     r = CliRunner().invoke(app, ["export", str(MAT), "-o", str(tmp_path / "x.csv")])
     assert r.exit_code == 0, r.output
     assert os.listdir(tmp_path) == ["x.csv"]
+
+
+def test_a_killed_writer_leaves_a_temporary_that_any_later_output_there_removes(tmp_path):
+    """Issue 38 item 10: not only a later run writing the same name cleans up."""
+    code = ("import os, signal\nfrom bgtools.base.fileio import atomic_path\n"
+            "with atomic_path('out.csv') as t:\n    t.write_text('partial')\n    os.kill(os.getpid(), signal.SIGKILL)\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, timeout=120)
+    assert r.returncode == -signal.SIGKILL
+    (tmp_path / ".out.csv.mine.tmp").write_text("not ours")  # similar name, not our naming: kept
+    r = CliRunner().invoke(app, ["export", str(MAT), "-o", str(tmp_path / "other.csv")])
+    assert r.exit_code == 0, r.output
+    assert sorted(os.listdir(tmp_path)) == [".out.csv.mine.tmp", "other.csv"]
 
 
 # -- JSON and CSV without NaN (bgtools.base.jsonout) -----------------------------------------------

@@ -135,3 +135,111 @@ def test_errors_are_one_line(args, msg, tmp_path):
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bgtools: error:") and msg in lines[0]
     assert not out.exists()
+
+
+# -- the output is every command's output (issue 38 item 7; issue 34 item 6) ------------------------
+SMALL = ["--trials", "36", "--truncate", "4", "--seed", "2", "--workers", "1"]
+
+
+def _bg(*args, cwd=ROOT, check=True):
+    p = subprocess.run([sys.executable, "-m", "bgtools", *args], capture_output=True, text=True, env=_env(),
+                       cwd=cwd, timeout=600)
+    if check:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+@pytest.fixture(scope="module")
+def small_reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("small") / "ref.jsonl"
+    _run(IDS[0], IDS[4], *SMALL, "-o", str(out))
+    return out.read_text()
+
+
+def test_dash_is_stdout(small_reference, tmp_path):
+    p = _bg("rollout", IDS[0], IDS[4], *SMALL, "-o", "-", cwd=tmp_path)
+    assert p.stdout == small_reference and os.listdir(tmp_path) == []  # no file named '-'
+
+
+def test_devices_and_pipes_take_every_record(small_reference, tmp_path):
+    p = _bg("rollout", IDS[0], IDS[4], *SMALL, "-o", "/dev/null")
+    assert p.stdout == "" and "error" not in p.stderr
+    p = _bg("rollout", IDS[0], IDS[4], *SMALL, "-o", "/dev/stdout")  # stdout is a pipe here: no fsync
+    assert p.stdout == small_reference
+    p = _bg("rollout", IDS[0], "--resume", *SMALL, "-o", "-", check=False)
+    assert p.returncode == 2 and p.stderr.startswith("bgtools: error: --resume needs a file")
+
+
+def test_a_full_disk_is_named_and_leaves_nothing(tmp_path):
+    mnt = tmp_path / "full"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(mnt)], capture_output=True).returncode:
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        kept = mnt / "kept.jsonl"
+        kept.write_text('{"old": "record"}\n')
+        with open(mnt / "filler", "wb") as f:
+            try:
+                f.write(b"\0" * 65536)
+                f.flush()
+            except OSError:
+                pass
+        out = mnt / "out.jsonl"
+        p = _run(IDS[0], *SMALL, "-o", str(out), check=False)
+        assert p.returncode == 2
+        assert p.stderr.splitlines() == [f"bgtools: error: {out}: cannot write: No space left on device"]
+        p = _run(IDS[0], *SMALL, "-o", str(kept), "--force", check=False)
+        assert p.returncode == 2 and str(kept) in p.stderr
+        assert sorted(os.listdir(mnt)) == ["filler", "kept.jsonl"]  # no empty file, no temporary
+        assert kept.read_text() == '{"old": "record"}\n'  # --force replaces only with a complete record
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def test_cube_decision_writes_its_records_to_the_output(tmp_path):
+    import csv
+    import json
+
+    out = tmp_path / "cube.jsonl"
+    out.write_text('{"old": 1}\n')
+    p = _run(IDS[0], IDS[4], *SMALL, "--cube-decision", "-o", str(out), "--force")
+    assert p.stdout == ""  # the results are in the file, not only on the screen
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in recs] == [IDS[0], IDS[4]]
+    for r in recs:
+        assert r["cube_decision"] is True and r["cubeful"] is True and r["action"] and "no_double" in r
+        assert r["met"] == recs[0]["met"] and r["trials"] == 36
+    assert "mwc" in recs[1] and "mwc" not in recs[0]
+    before = out.read_bytes()
+    _run(IDS[0], IDS[4], *SMALL, "--cube-decision", "-o", str(out), "--resume")
+    assert out.read_bytes() == before  # both done
+    _run(IDS[0], *SMALL, "--cubeful", "-o", str(out), "--resume")  # a plain rollout is another record
+    assert out.read_bytes().startswith(before) and out.read_text().count("\n") == 3
+    csv_out = tmp_path / "cube.csv"
+    _run(IDS[4], *SMALL, "--cube-decision", "-o", str(csv_out))
+    rows = list(csv.DictReader(csv_out.read_text().splitlines()))
+    assert len(rows) == 1 and rows[0]["id"] == IDS[4] and rows[0]["action"] and rows[0]["mwc_double_take"]
+
+
+def test_resume_rolls_out_again_under_another_match_equity_table(tmp_path):
+    import json
+
+    import numpy as np
+
+    from bgtools.engine.met import load_met
+
+    met = load_met()
+    shifted = tmp_path / "shifted.json"
+    shifted.write_text(json.dumps({"name": "Shifted", "pre_crawford": np.clip(met.pre + 0.02, 0, 1).tolist(),
+                                   "post_crawford": met.post.tolist()}))
+    out = tmp_path / "m.jsonl"
+    args = ["rollout", IDS[4], *SMALL, "--cubeful", "-o", str(out)]
+    _bg(*args)
+    _bg("--met", str(shifted), *args, "--resume")
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(recs) == 2  # not re-used: rolled out under the other table
+    assert recs[0]["met"] == met.identity and recs[1]["met"].startswith("Shifted (")
+    assert recs[0]["mwc_cubeful"] != recs[1]["mwc_cubeful"]
+    _bg("--met", str(shifted), *args, "--resume")
+    _bg(*args, "--resume")
+    assert len(out.read_text().splitlines()) == 2  # each table's record is re-used by its own table

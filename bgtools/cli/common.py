@@ -114,17 +114,13 @@ def resolve_jobs(option: str, jobs: int) -> int:
 
 def output_file_ok(out: str) -> None:
     """Refuse an output path that cannot be a file we write: a folder, a missing folder,
-    a folder we may not write into."""
-    if out == "-":
-        return
-    p = Path(out)
-    if p.is_dir():
-        raise fail(f"{out}: is a folder; -o takes a file name")
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise fail(f"{out}: the folder does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise fail(f"{out}: cannot write: permission denied")
+    a folder we may not write into (:func:`bgtools.base.fileio.check_output`)."""
+    from bgtools.base.fileio import OutputError, check_output
+
+    try:
+        check_output(out)
+    except OutputError as e:
+        raise fail(str(e))
 
 
 def rich_progress(total: int, label: str = "exporting"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import List, Optional
@@ -11,7 +12,7 @@ import typer
 from bgtools.base import jsonout
 from typing_extensions import Annotated
 
-from bgtools.cli.common import MAX_JOBS, fail, note
+from bgtools.cli.common import MAX_JOBS, check_range, fail, note
 
 
 def _print_rollout(label: str, r, evaluator: str) -> None:
@@ -31,22 +32,15 @@ def _print_rollout(label: str, r, evaluator: str) -> None:
         typer.echo(f"  cubeful MWC     {100 * r.mwc_cubeful:.2f}% ±{100 * r.mwc_cubeful_se:.2f}")
 
 
-def _cube_decisions(batch, settings, net, workers: int, dask, as_json: bool) -> None:
-    from bgtools.rollouts.cuberollout import cube_rollout_job
-
-    for label, job in zip(batch.labels, batch.jobs):
-        r = cube_rollout_job(job, settings, net, workers, dask)
-        if as_json:
-            typer.echo(jsonout.dumps({"id": label, **r.to_dict()}))
-            continue
-        typer.echo(f"{label}  cube decision by rollout, {r.trials} trials per branch, seed {settings.seed}")
-        if r.double_take is None:
-            typer.echo(f"  no double {r.no_double:+.4f} ±{r.no_double_se:.4f}; no cube action available")
-            continue
-        typer.echo(f"  No double     {r.no_double:+.4f} ±{r.no_double_se:.4f}")
-        typer.echo(f"  Double, take  {r.double_take:+.4f} ±{r.double_take_se:.4f}")
-        typer.echo(f"  Double, pass  {r.double_pass:+.4f}")
-        typer.echo(f"  Proper cube action: {r.action}")
+def _print_cube(label: str, r, settings) -> None:
+    typer.echo(f"{label}  cube decision by rollout, {r.trials} trials per branch, seed {settings.seed}")
+    if r.double_take is None:
+        typer.echo(f"  no double {r.no_double:+.4f} ±{r.no_double_se:.4f}; no cube action available")
+        return
+    typer.echo(f"  No double     {r.no_double:+.4f} ±{r.no_double_se:.4f}")
+    typer.echo(f"  Double, take  {r.double_take:+.4f} ±{r.double_take_se:.4f}")
+    typer.echo(f"  Double, pass  {r.double_pass:+.4f}")
+    typer.echo(f"  Proper cube action: {r.action}")
 
 
 def _progress(total_games: int, positions: int):
@@ -92,9 +86,9 @@ def rollout(
     dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS",
                                                 help="Address of a dask.distributed scheduler to send the work to.")] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE",
-                                                  help="Write one record per position (.csv, else JSON lines); an "
-                                                  "existing non-empty file needs --resume (add to it) or --force "
-                                                  "(overwrite it).")] = None,
+                                                  help="Write one record per position (.csv, else JSON lines; "
+                                                  "'-' = stdout), each as soon as it is done; an existing non-empty "
+                                                  "file needs --resume (add to it) or --force (overwrite it).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Add to --output, skipping positions it already holds with "
                                          "the same settings.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --output file.")] = False,
@@ -113,8 +107,10 @@ def rollout(
                                            "not only the few the pruning net ranks first.")] = False,
 ) -> None:
     """Roll out positions: probabilities, cubeless/cubeful equity and match winning chances, with standard errors."""
+    from bgtools.base.fileio import OutputError
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
     from bgtools.rollouts import RolloutError, RolloutSettings
+    from bgtools.rollouts.settings import MAX_TRIALS, MAX_TRUNCATE
     from bgtools.rollouts.jobs import Batch, BatchRun
 
     if not ids and input is None:
@@ -126,6 +122,9 @@ def rollout(
     n = jobs if jobs is not None else workers
     if n is not None and not 1 <= n <= MAX_JOBS:
         raise fail(f"--jobs {n}: use 1 to {MAX_JOBS}")
+    check_range("--trials", trials, 1, MAX_TRIALS)
+    check_range("--truncate", truncate, 0, MAX_TRUNCATE, " half-moves (0 = play to the end)")
+    check_range("--seed", seed, 0, 2**63 - 1)
     if dask is not None:
         try:
             import distributed  # noqa: F401
@@ -134,29 +133,32 @@ def rollout(
     try:
         settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
                                    variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers,
-                                   pruning=not no_prune)
-        batch = Batch.load(ids or [], input, jacoby, beavers)
+                                   pruning=not no_prune)  # with the match equity table of --met
+        batch = Batch.load(ids or [], input, jacoby, beavers, settings.table)
         net = load_weights(weights)
-        run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force)
-    except (RolloutError, WeightsFileError) as e:
+        run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force, cube=cube_decision)
+    except (RolloutError, WeightsFileError, OutputError) as e:
         raise fail(str(e))
     for label in batch.rolled:
         note(f"{label}: ignoring the rolled dice: a rollout starts before the roll")
+    workers_n = n or os.cpu_count() or 1
     if cube_decision:
-        _cube_decisions(batch, settings, net, n or os.cpu_count() or 1, dask, as_json)
-        return
-    progress, on_chunk, on_position = _progress(len(run.todo) * trials, len(run.todo))
+        progress, on_chunk, on_position = contextlib.nullcontext(), None, lambda: None
+    else:
+        progress, on_chunk, on_position = _progress(len(run.todo) * trials, len(run.todo))
     try:
         with progress:
-            for label, res, rec in run.run(workers=n or os.cpu_count() or 1, dask=dask, on_chunk=on_chunk):
+            for label, res, rec in run.run(workers=workers_n, dask=dask, on_chunk=on_chunk):
                 on_position()
                 if output is not None:
                     continue
                 if as_json:
-                    typer.echo(jsonout.dumps({"id": label, **rec}))
+                    typer.echo(jsonout.dumps({"id": label, **(res.to_dict() if cube_decision else rec)}))
+                elif cube_decision:
+                    _print_cube(label, res, settings)
                 else:
                     _print_rollout(label, res, run.evaluator)
-    except RolloutError as e:
+    except (RolloutError, OutputError) as e:
         raise fail(str(e))
     except OSError as e:
         raise fail(f"{dask or 'rollout'}: {e}")

@@ -25,10 +25,11 @@ Numba-callable kernel (plain arrays, get them from :attr:`MatchEquityTable.pre` 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Optional
@@ -83,6 +84,27 @@ class MatchEquityTable:
     @property
     def length(self) -> int:
         return int(self.pre.shape[0])
+
+    @cached_property
+    def digest(self) -> str:
+        """A short hash of the table's values (its identity: equal values, equal digest)."""
+        h = hashlib.sha256(np.ascontiguousarray(self.pre, np.float64).tobytes())
+        h.update(np.ascontiguousarray(self.post, np.float64).tobytes())
+        return h.hexdigest()[:12]
+
+    @property
+    def identity(self) -> str:
+        """The table's name and :attr:`digest`, as rollout records carry it (``--resume``
+        re-uses only records rolled out under the same table)."""
+        return f"{self.name} ({self.digest})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MatchEquityTable):
+            return NotImplemented
+        return self.digest == other.digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
 
     def mwc(self, away_me: int, away_opp: int, *, post_crawford: bool = False) -> float:
         """MWC of the player ``away_me`` away at the start of a game against ``away_opp``."""

@@ -16,7 +16,7 @@ from typing import Optional
 
 from bgtools.core.position import Position
 from bgtools.engine.cubeaction import NOT_AVAILABLE, proper_action
-from bgtools.engine.met import CubeStake, load_met
+from bgtools.engine.met import CubeStake
 from bgtools.rollouts.rollout import rollout_many
 from bgtools.rollouts.settings import Job, RolloutError, RolloutSettings
 
@@ -55,7 +55,7 @@ def cube_rollout(position: Position, state=None, settings: Optional[RolloutSetti
                  workers: int = 1, dask=None) -> CubeRollout:
     """Roll out both cube branches of ``position`` (player on roll before his roll)."""
     s = settings or RolloutSettings()
-    return cube_rollout_job(Job.make(position, state, s.jacoby, s.beavers), s, weights, workers, dask)
+    return cube_rollout_job(Job.make(position, state, s.jacoby, s.beavers, s.table), s, weights, workers, dask)
 
 
 def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, weights=None, workers: int = 1,
@@ -80,7 +80,7 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
         action = proper_action(v_nd, v_dt, 1.0, win_gammon=win_gammon, match=False, centred=centred,
                                jacoby=nd_job.jacoby, beavers=nd_job.beavers)
         return CubeRollout(action, v_nd, s_nd, v_dt, s_dt, 1.0, nd.trials)
-    met = load_met()
+    met = settings.table
     am, ao = nd_job.away
     stake = CubeStake.at(met, am, ao, nd_job.cube)
     assert nd.mwc_cubeful is not None and dt.mwc_cubeful is not None

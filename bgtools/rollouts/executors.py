@@ -16,7 +16,6 @@ import numpy as np
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.chooser import make_chooser
-from bgtools.engine.met import load_met
 from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
 from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
@@ -27,8 +26,8 @@ _WORKER: dict = {}
 
 
 def _context(weights) -> tuple:
-    """Per-process data: the weights (``weights`` or those this process was given), the
-    bear-off databases and the match equity table."""
+    """Per-process data: the weights (``weights`` or those this process was given) and the
+    bear-off databases."""
     if weights is None:
         weights = _WORKER.get("weights")
     if weights is None:
@@ -41,9 +40,7 @@ def _context(weights) -> tuple:
         _WORKER["weights"] = weights
     if "db" not in _WORKER:
         _WORKER["db"] = _bo.load_databases()
-    db = _WORKER["db"]
-    met = load_met()
-    return weights, db, met
+    return weights, _WORKER["db"]
 
 
 def _pruning():
@@ -67,7 +64,8 @@ def _caches(weights, settings: RolloutSettings, job: Job) -> tuple:
         _WORKER["cache"] = new_eval_cache(CACHE_BITS)
         _WORKER["cache_for"] = weights
         _WORKER["choices"] = {}
-    stakes = (job.money, job.away, job.cube, job.crawford, job.jacoby and job.money) if settings.cubeful else None
+    stakes = ((job.money, job.away, job.cube, job.crawford, job.jacoby and job.money, settings.table.digest)
+              if settings.cubeful else None)
     play = (settings.ply, settings.prune, settings.pruning, settings.cubeful, stakes)
     kept = _WORKER["choices"]
     if play not in kept:
@@ -89,7 +87,8 @@ def run_chunk(job: Job, settings: RolloutSettings, first: int, count: int, weigh
 def run_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]], weights=None) -> list[Partial]:
     """:func:`run_chunk` of each (first, count) in ``chunks``, in one call of the kernel
     (the same results as one call each, for less)."""
-    w, db, met = _context(weights)
+    w, db = _context(weights)
+    met = settings.table
     n = len(chunks)
     sums = np.zeros((n, N_OUTPUTS))
     sumsq = np.zeros((n, N_OUTPUTS))

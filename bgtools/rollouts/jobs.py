@@ -14,10 +14,13 @@ import csv
 import io
 import os
 import sys
-from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Optional, Sequence
 
-from bgtools.rollouts import Job, OutputFile, RolloutError, RolloutResult, RolloutSettings, rollout_many
+from bgtools.base.fileio import check_output
+from bgtools.engine.met import MatchEquityTable
+from bgtools.rollouts import Job, OutputFile, RolloutError, RolloutSettings, rollout_many
+from bgtools.rollouts.batch import record_of
 
 __all__ = ["Batch", "BatchRun", "ID_COLUMNS", "read_ids"]
 
@@ -84,10 +87,10 @@ class Batch:
 
     @classmethod
     def load(cls, ids: Sequence[str] = (), input: Optional[str] = None, jacoby: Optional[bool] = None,
-             beavers: Optional[bool] = None) -> "Batch":
+             beavers: Optional[bool] = None, met: Optional[MatchEquityTable] = None) -> "Batch":
         """Read ``input`` (a file, '-' = stdin; see :func:`read_ids`) then ``ids``; a bad ID
-        raises :class:`RolloutError` naming its line.  ``jacoby``/``beavers``: the money rules
-        (see :meth:`~bgtools.rollouts.settings.Job.make`)."""
+        raises :class:`RolloutError` naming its line.  ``jacoby``/``beavers``: the money rules,
+        ``met`` the match equity table (see :meth:`~bgtools.rollouts.settings.Job.make`)."""
         from bgtools.core.matchstate import parse_any_id
 
         items: list[tuple[str, str]] = []
@@ -98,7 +101,7 @@ class Batch:
         for where, text in items:
             try:
                 pos, ms = parse_any_id(text)
-                jobs.append(Job.make(pos, ms, jacoby, beavers))
+                jobs.append(Job.make(pos, ms, jacoby, beavers, met))
             except ValueError as e:
                 raise RolloutError(f"{where}{text}: {e}") from None
             labels.append(text)
@@ -125,47 +128,71 @@ def _pending(labels: list[str], out: OutputFile, settings: RolloutSettings, eval
 class BatchRun:
     """One run of a batch: opens ``output`` (refusing a non-empty file unless ``resume``
     appends to it or ``force`` overwrites it), works out what is left (``todo``), and
-    :meth:`run` rolls that out, writing each record as soon as its position is done."""
+    :meth:`run` rolls that out, writing each record as soon as its position is done.
+    ``cube``: the cube decision of each position (``rollout --cube-decision``: both cube
+    branches, cubeful) instead of a plain rollout."""
 
     def __init__(self, batch: Batch, settings: RolloutSettings, weights, evaluator: str,
-                 output: Optional[str] = None, resume: bool = False, force: bool = False) -> None:
+                 output: Optional[str] = None, resume: bool = False, force: bool = False,
+                 cube: bool = False) -> None:
         if resume and output is None:
             raise RolloutError("--resume needs --output")
         if resume and force:
             raise RolloutError("--resume and --force do not go together")
-        self.batch, self.settings, self.weights, self.evaluator = batch, settings, weights, evaluator
+        if resume and output == "-":
+            raise RolloutError("--resume needs a file, not - (standard output)")
+        self.batch, self.weights, self.evaluator, self.cube = batch, weights, evaluator, cube
+        self.settings = replace(settings, cubeful=True) if cube else settings
         self.out: Optional[OutputFile] = None
         if output is not None:
-            if os.path.isdir(output):
-                raise RolloutError(f"{output}: is a folder; --output takes a file name")
-            if not resume and not force and os.path.exists(output) and os.path.getsize(output) > 0:
+            kind, target = check_output(output)
+            if (kind == "atomic" and not resume and not force and os.path.exists(target)
+                    and os.path.getsize(target) > 0):
                 raise RolloutError(f"{output}: exists and is not empty; --resume adds to it, --force overwrites it")
-            try:
-                self.out = OutputFile(output, resume)
-            except (OSError, UnicodeDecodeError) as e:
-                raise RolloutError(f"{output}: {getattr(e, 'strerror', None) or e}") from None
-            except RolloutError as e:
-                raise RolloutError(str(e) if str(e).startswith(output) else f"{output}: {e}") from None
+            self.out = OutputFile(output, resume, cube)
         self.todo = list(range(len(batch.jobs)))
         if self.out is not None and self.out.done:
-            self.todo = _pending(batch.labels, self.out, settings, evaluator)
+            self.todo = _pending(batch.labels, self.out, self.settings, evaluator)
 
     def run(self, workers: int = 1, dask=None,
-            on_chunk: Optional[Callable[[int, int], None]] = None) -> Iterator[tuple[str, RolloutResult, dict]]:
-        """(label, result, record) for each position still to do, in input order."""
-        jobs = [self.batch.jobs[i] for i in self.todo]
+            on_chunk: Optional[Callable[[int, int], None]] = None) -> Iterator[tuple[str, Any, dict]]:
+        """(label, result, record) for each position still to do, in input order: the result
+        a :class:`~bgtools.rollouts.settings.RolloutResult`, or with ``cube`` a
+        :class:`~bgtools.rollouts.cuberollout.CubeRollout`.  On an error the output keeps
+        the records written so far (a new file without any is not left behind)."""
+        ok = False
         try:
-            results = rollout_many(jobs, self.settings, self.weights, workers=workers, dask=dask, on_chunk=on_chunk)
-            for i, res in zip(self.todo, results):
-                label = self.batch.labels[i]
-                rec = res.record(self.evaluator)
+            for label, res, rec in self._results(workers, dask, on_chunk):
                 if self.out is not None:
                     self.out.write(label, rec)
                 yield label, res, rec
+            ok = True
         finally:
-            self.close()
+            if ok:
+                self.close()
+            else:
+                self.abort()
+
+    def _results(self, workers: int, dask, on_chunk) -> Iterator[tuple[str, Any, dict]]:
+        labels = [self.batch.labels[i] for i in self.todo]
+        jobs = [self.batch.jobs[i] for i in self.todo]
+        if self.cube:
+            from bgtools.rollouts.cuberollout import cube_rollout_job
+
+            for label, job in zip(labels, jobs):
+                cube = cube_rollout_job(job, self.settings, self.weights, workers, dask)
+                yield label, cube, record_of(cube, self.settings, self.evaluator)
+            return
+        results = rollout_many(jobs, self.settings, self.weights, workers=workers, dask=dask, on_chunk=on_chunk)
+        for label, res in zip(labels, results):
+            yield label, res, res.record(self.evaluator)
 
     def close(self) -> None:
         if self.out is not None:
-            self.out.close()
-            self.out = None
+            out, self.out = self.out, None
+            out.close()
+
+    def abort(self) -> None:
+        if self.out is not None:
+            out, self.out = self.out, None
+            out.abort()

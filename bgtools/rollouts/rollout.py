@@ -32,37 +32,46 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
     weights = weights_or_default(weights)
     jobs = list(jobs)
     ex, window = make_executor(weights, workers, dask)
-    chunks = settings.chunks()
-    left = len(jobs) * len(chunks)  # chunks not yet submitted
+    n_chunks = settings.n_chunks  # chunks are made as they are submitted: memory stays flat
+    left = len(jobs) * n_chunks  # chunks not yet submitted
     job, chunk = 0, 0  # the next of them
     group = 1
-    parts: dict[int, list] = {}
+    merged: dict[int, tuple[int, Partial]] = {}  # job -> (chunks merged in order, their sum)
+    early: dict[int, dict[int, Partial]] = {}  # job -> chunks done before one in front of them
+    backlog = 0  # chunks in ``early``
     pending: dict = {}
     next_out = 0
     try:
         while next_out < len(jobs):
-            while left > 0 and len(pending) < window:
+            while left > 0 and len(pending) < window and backlog < MAX_BACKLOG:
                 # a task: ``group`` consecutive chunks of one job, never so many that some
                 # of the window's places would stay empty for want of chunks
-                take = min(group, max(1, left // window), len(chunks) - chunk)
-                pending[ex.submit(jobs[job], settings, chunks[chunk:chunk + take])] = (job, chunk, take)
+                take = min(group, max(1, left // window), n_chunks - chunk)
+                task = [settings.chunk(i) for i in range(chunk, chunk + take)]
+                pending[ex.submit(jobs[job], settings, task)] = (job, chunk, take)
                 left -= take
                 chunk += take
-                if chunk == len(chunks):
+                if chunk == n_chunks:
                     job, chunk = job + 1, 0
             for fut in ex.wait(list(pending)):
                 j, c, take = pending.pop(fut)
                 done, seconds = ex.result(fut)
-                slots = parts.setdefault(j, [None] * len(chunks))
+                held = early.setdefault(j, {})
                 for i, part in enumerate(done):
-                    slots[c + i] = part
+                    held[c + i] = part
                     if on_chunk is not None:
                         on_chunk(j, part.n)
+                k, total = merged.get(j, (0, Partial.empty()))
+                backlog += len(done)
+                while k in held:  # merged in chunk order, never averaged
+                    total = total.merge(held.pop(k))
+                    k += 1
+                    backlog -= 1
+                merged[j] = (k, total)
                 group = _group_size(take, seconds)
-            while next_out < len(jobs) and next_out in parts and all(p is not None for p in parts[next_out]):
-                total = Partial.empty()
-                for p in parts.pop(next_out):
-                    total = total.merge(p)
+            while next_out < len(jobs) and merged.get(next_out, (0, None))[0] == n_chunks:
+                total = merged.pop(next_out)[1]
+                early.pop(next_out, None)
                 yield RolloutResult.from_partial(total, settings, jobs[next_out])
                 next_out += 1
     finally:
@@ -74,6 +83,9 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
 TASK_SECONDS = 0.05
 #: the most chunks a task holds
 MAX_GROUP = 64
+#: the most finished chunks held while one before them is still running (no new work is
+#: sent out meanwhile), so that memory stays flat even when one task stalls
+MAX_BACKLOG = 4096
 
 
 def _group_size(took: int, seconds: float) -> int:
@@ -92,5 +104,5 @@ def rollout(position: Position, state=None, settings: RolloutSettings | None = N
     ``weights`` a :class:`~bgtools.engine.nn.Weights` (None: the shipped network).
     """
     settings = settings or RolloutSettings()
-    job = Job.make(position, state, settings.jacoby, settings.beavers)
+    job = Job.make(position, state, settings.jacoby, settings.beavers, settings.table)
     return next(rollout_many([job], settings, weights, workers, dask))

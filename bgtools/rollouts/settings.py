@@ -14,21 +14,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Iterator, Optional
 
 import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position
-from bgtools.engine.met import load_met, mwc_after
+from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
 
-__all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS"]
+__all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS",
+           "MAX_TRIALS", "MAX_TRUNCATE"]
 
 #: trials per unit of work (fixed, so that the merge order never depends on the workers)
 CHUNK = 144
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity", "mwc",
            "cubeful")
 N_OUTPUTS = len(OUTPUTS)
+#: the most trials a rollout takes (a billion: days of work; more is a typo)
+MAX_TRIALS = 1_000_000_000
+#: the most half-moves ``truncate`` takes (games are far shorter; more is a typo)
+MAX_TRUNCATE = 1_000_000
 
 
 class RolloutError(BgtoolsError, ValueError):
@@ -41,7 +46,9 @@ class RolloutSettings:
     end) and evaluate statically; ``bearoff_truncation``: stop once both sides fit the
     two-sided bear-off database (exact there); ``prune``: candidates checked at 1 ply;
     ``pruning``: the shipped pruning net ranks each roll's plays and the net values only the
-    best few (:mod:`bgtools.engine.prune`; False: the net values every play)."""
+    best few (:mod:`bgtools.engine.prune`; False: the net values every play).  ``met``: the
+    match equity table of match play (None: :func:`~bgtools.engine.met.load_met`'s, resolved
+    when the settings are made, so that every worker uses this one and the records name it)."""
 
     trials: int = 1296
     seed: int = 1
@@ -54,29 +61,50 @@ class RolloutSettings:
     pruning: bool = True
     jacoby: Optional[bool] = None  #: money: the Jacoby rule (None: the position's match ID, else on)
     beavers: Optional[bool] = None  #: money: beavers allowed, for the cube action's words (None: on)
+    met: Optional[MatchEquityTable] = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if self.trials < 1:
-            raise RolloutError(f"trials must be at least 1, got {self.trials}")
+        if not 1 <= self.trials <= MAX_TRIALS:
+            raise RolloutError(f"trials must be 1 to {MAX_TRIALS:,}, got {self.trials:,}")
         if not 0 <= self.seed < 2**63:
             raise RolloutError(f"seed must be between 0 and 2**63 - 1, got {self.seed}")
         if self.ply not in (0, 1):
             raise RolloutError(f"checker play at {self.ply} ply is not supported: use 0 or 1")
-        if self.truncate < 0:
-            raise RolloutError(f"truncate must be 0 (none) or a number of half-moves, got {self.truncate}")
+        if not 0 <= self.truncate <= MAX_TRUNCATE:
+            raise RolloutError(f"truncate must be 0 (none) or a number of half-moves up to {MAX_TRUNCATE:,}, "
+                               f"got {self.truncate:,}")
         if self.prune < 1:
             raise RolloutError(f"prune must be at least 1, got {self.prune}")
+        if self.met is None:
+            object.__setattr__(self, "met", load_met())
+
+    @property
+    def table(self) -> MatchEquityTable:
+        """The match equity table (:attr:`met`, always set once the settings are made)."""
+        assert self.met is not None
+        return self.met
 
     def key(self) -> dict:
         """The settings as written into output records (resume compares these)."""
         return {"trials": self.trials, "seed": self.seed, "ply": self.ply, "cubeful": self.cubeful,
                 "truncate": self.truncate, "vr": self.variance_reduction,
                 "bearoff_truncation": self.bearoff_truncation, "jacoby": self.jacoby, "beavers": self.beavers,
-                "pruning": self.pruning}
+                "pruning": self.pruning, "met": self.table.identity}
 
-    def chunks(self) -> list[tuple[int, int]]:
-        """(first trial, count) of each unit of work, in merge order."""
-        return [(f, min(CHUNK, self.trials - f)) for f in range(0, self.trials, CHUNK)]
+    @property
+    def n_chunks(self) -> int:
+        """How many units of work the trials make."""
+        return -(-self.trials // CHUNK)
+
+    def chunk(self, i: int) -> tuple[int, int]:
+        """(first trial, count) of unit of work ``i``."""
+        first = i * CHUNK
+        return first, min(CHUNK, self.trials - first)
+
+    def chunks(self) -> Iterator[tuple[int, int]]:
+        """(first trial, count) of each unit of work, in merge order (made as they are asked
+        for: memory does not grow with the trials)."""
+        return (self.chunk(i) for i in range(self.n_chunks))
 
 
 @dataclass(frozen=True)
@@ -122,10 +150,11 @@ class Job:
 
     @classmethod
     def make(cls, position: Position, state=None, jacoby: Optional[bool] = None,
-             beavers: Optional[bool] = None) -> "Job":
+             beavers: Optional[bool] = None, met: Optional[MatchEquityTable] = None) -> "Job":
         """The job of ``position`` at ``state`` (a MatchState; None: money, cube centred).
         Money rules: ``jacoby`` None takes the state's Jacoby flag, else gnubg's default (on);
-        ``beavers`` None is gnubg's default (on)."""
+        ``beavers`` None is gnubg's default (on).  ``met``: the table a match score must fit
+        (None: :func:`~bgtools.engine.met.load_met`'s)."""
         from bgtools.engine.assess import DEFAULT_BEAVERS, DEFAULT_JACOBY
 
         if position.is_game_over():
@@ -142,7 +171,7 @@ class Job:
             return cls(board, True, (0, 0), state.cube, owner, False, bool(jac), bool(bea))
         a = state.away
         away = (a[me], a[1 - me])
-        met = load_met()
+        met = met if met is not None else load_met()
         if min(away) < 1:
             raise RolloutError(f"the match is over at score {state.score[0]}-{state.score[1]} of {state.match_length}")
         if max(away) > met.length:
@@ -185,7 +214,7 @@ class RolloutResult:
             if job.money:
                 f.update(cubeful_equity=float(m[7]), cubeful_equity_se=float(s[7]))
             else:
-                met = load_met()
+                met = settings.table
                 lo = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], -job.cube))
                 hi = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], job.cube))
                 scale = 2.0 / (hi - lo)
