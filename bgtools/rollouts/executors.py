@@ -16,6 +16,7 @@ import numpy as np
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.chooser import make_chooser
+from bgtools.engine.met import METS, load_met
 from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
 from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
@@ -117,7 +118,8 @@ def _timed_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, i
 def warm_up(weights=None) -> None:
     """Compile (or load from Numba's cache) the kernels in this process."""
     pos = Position.initial()
-    s = RolloutSettings(trials=1, truncate=2, variance_reduction=True, cubeful=True)
+    # the shipped table (a money position does not use it): a worker's environment is never read
+    s = RolloutSettings(trials=1, truncate=2, variance_reduction=True, cubeful=True, met=load_met(next(iter(METS))))
     run_chunk(Job.make(pos), s, 0, 1, weights)
 
 
