@@ -1,0 +1,167 @@
+"""The :class:`Library`: a match library from Python, its matches and decisions as pandas frames.
+
+>>> import tempfile, os
+>>> from bgtools.library.api import Library
+>>> with tempfile.TemporaryDirectory() as d, Library(os.path.join(d, "lib.sqlite")) as lib:
+...     lib.set_me("Me, me")
+...     lib.me, len(lib.matches()), list(lib.decisions().columns[:4])
+(('Me', 'me'), 0, ['match_key', 'file', 'game', 'move_number'])
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional, Sequence, Union
+
+import sqlalchemy as sa
+
+from bgtools.library.store import DECISION_COLUMNS, META_KEYS, Store, decisions, files, matches
+
+__all__ = ["Library", "MATCH_FRAME_COLUMNS", "DECISION_FRAME_COLUMNS", "parse_names"]
+
+#: the columns of :meth:`Library.matches`, in order
+MATCH_FRAME_COLUMNS = ("match_key", "player0", "player1", "length", *META_KEYS, "winner", "score0", "score1", "games",
+                       "paths", "me_side", "opponent")
+#: the columns of :meth:`Library.decisions`, in order
+DECISION_FRAME_COLUMNS = ("match_key", "file", "game", "move_number", "action_index", "side", "player", "me", "kind",
+                          "phase", "forced", "counted", "dice", "position_id", "match_id", "played", "best",
+                          "equity_loss", "mwc_loss", "error", "luck", "cube_nd", "cube_dt", "cube_dp", "cube_action",
+                          "cube_response", "ply", "tags", "date")
+_FLOAT_COLUMNS = ("equity_loss", "mwc_loss", "luck", "cube_nd", "cube_dt", "cube_dp")
+
+
+def parse_names(names: Union[str, Iterable[str], None]) -> tuple[str, ...]:
+    """``"me, Me,You"`` or a list -> the aliases, stripped, empties and repeats left out.
+
+    >>> parse_names(" me,Me, ,me ")
+    ('me', 'Me')
+    """
+    if names is None:
+        return ()
+    parts = names.split(",") if isinstance(names, str) else [p for n in names for p in str(n).split(",")]
+    return tuple(dict.fromkeys(p.strip() for p in parts if p.strip()))
+
+
+class Library:
+    """A match library (``db``: a path, a SQLAlchemy URL, or None for ``BGTOOLS_DB`` or the default)."""
+
+    def __init__(self, db: Optional[str] = None) -> None:
+        self.store = Store(db)
+
+    def __enter__(self) -> "Library":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def where(self) -> str:
+        return self.store.where
+
+    # -- the user ------------------------------------------------------------------
+    @property
+    def me(self) -> tuple[str, ...]:
+        """The user's aliases (player names that are "me")."""
+        return tuple(self.store.get_meta("me", []))
+
+    def set_me(self, names: Union[str, Iterable[str]]) -> tuple[str, ...]:
+        """Record the user's aliases (a comma-separated string or a list); returns them."""
+        aliases = parse_names(names)
+        self.store.set_meta("me", list(aliases))
+        return aliases
+
+    # -- adding and analysing ------------------------------------------------------------
+    def add(self, paths: Union[str, Sequence[str]], me: Union[str, Iterable[str], None] = None, *, jobs: int = 1,
+            dask=None, progress: Optional[Callable[[int], None]] = None,
+            on_total: Optional[Callable[[int], None]] = None):
+        """Add match files (files, folders, globs); ``me`` also records the user's aliases.
+        Returns the :class:`~bgtools.library.ingest.AddReport`."""
+        from bgtools.library.ingest import add_paths
+
+        if me is not None:
+            self.set_me(me)
+        return add_paths(self.store, [paths] if isinstance(paths, str) else list(paths), jobs=jobs, dask=dask,
+                         progress=progress, on_total=on_total)
+
+    def analyse(self, ply: int = 2, *, jobs: int = 1, dask=None, prune: bool = True, use_cache: bool = True,
+                progress: Optional[Callable[[int], None]] = None,
+                on_total: Optional[Callable[[int], None]] = None):
+        """Analyse the matches not yet analysed at ``ply`` with the current evaluator; returns
+        the :class:`~bgtools.library.analyse.AnalyseReport`."""
+        from bgtools.analysis.records import AnalysisSettings
+        from bgtools.library.analyse import analyse_library
+
+        return analyse_library(self.store, settings=AnalysisSettings(ply=ply, prune=prune), jobs=jobs, dask=dask,
+                               use_cache=use_cache, progress=progress, on_total=on_total)
+
+    # -- frames ----------------------------------------------------------------------
+    def matches(self):
+        """One row per match (columns :data:`MATCH_FRAME_COLUMNS`, see ``docs/library.md``)."""
+        import pandas as pd
+
+        cols = ["match_key", "player0", "player1", "length", *META_KEYS, "winner", "score0", "score1", "games"]
+        q = sa.select(*(matches.c[c] for c in cols)).order_by(matches.c.added, matches.c.match_key)
+        fq = sa.select(files.c.match_key, files.c.path).where(files.c.match_key.is_not(None)).order_by(files.c.id)
+        with self.store.engine.begin() as conn:
+            rows = conn.execute(q).all()
+            paths: dict[str, list[str]] = {}
+            for key, path in conn.execute(fq):
+                paths.setdefault(key, []).append(path)
+        me = {n.casefold() for n in self.me}
+        df = pd.DataFrame.from_records([tuple(r) for r in rows], columns=cols)
+        df["length"] = df["length"].astype("int64")
+        for c in ("score0", "score1", "games"):
+            df[c] = df[c].astype("int64")
+        df["winner"] = df["winner"].astype("Int64")
+        df["date"] = pd.to_datetime(df["date"].where(df["date"] != "", None), errors="coerce",
+                                    format="mixed").astype("datetime64[ns]")
+        df["paths"] = ["\n".join(paths.get(k, ())) for k in df["match_key"]]
+        sides = [_me_side(p0, p1, me) for p0, p1 in zip(df["player0"], df["player1"])]
+        df["me_side"] = pd.array(sides, dtype="Int64")
+        df["opponent"] = [("" if s is None else (p1 if s == 0 else p0))
+                          for s, p0, p1 in zip(sides, df["player0"], df["player1"])]
+        return df[list(MATCH_FRAME_COLUMNS)]
+
+    def decisions(self, ply: Optional[int] = None, matches_frame=None):
+        """One row per analysed decision (columns :data:`DECISION_FRAME_COLUMNS`), at ``ply``;
+        None: each match at the deepest ply it was analysed at.  ``matches_frame``: the
+        :meth:`matches` frame when the caller has it already."""
+        import numpy as np
+        import pandas as pd
+
+        cols = ["match_key", "ply", *DECISION_COLUMNS]
+        sel = sa.select(*(decisions.c[c] for c in cols))
+        if ply is not None:
+            sel = sel.where(decisions.c.ply == ply)
+        else:
+            deepest = (sa.select(decisions.c.match_key, sa.func.max(decisions.c.ply).label("ply"))
+                       .group_by(decisions.c.match_key).subquery())
+            sel = sel.join(deepest, sa.and_(decisions.c.match_key == deepest.c.match_key,
+                                            decisions.c.ply == deepest.c.ply))
+        sel = sel.order_by(decisions.c.match_key, decisions.c.ply, decisions.c.seq)
+        with self.store.engine.begin() as conn:
+            rows = conn.execute(sel).all()
+        df = pd.DataFrame.from_records(rows, columns=cols, coerce_float=True)
+        m = self.matches() if matches_frame is None else matches_frame
+        m = m.set_index("match_key")
+        keys = df["match_key"]
+        for c in ("game", "move_number", "action_index", "side", "ply"):
+            df[c] = df[c].astype("int64")
+        for c in ("forced", "counted"):
+            df[c] = df[c].astype(bool)
+        for c in _FLOAT_COLUMNS:
+            df[c] = df[c].astype("float64")
+        df["file"] = keys.map(m["paths"].str.split("\n").str[0]).fillna("").astype(object)
+        p0, p1 = keys.map(m["player0"]), keys.map(m["player1"])
+        df["player"] = np.where(df["side"].to_numpy() == 0, p0, p1)
+        me_side = keys.map(m["me_side"]).astype("Int64")
+        df["me"] = (me_side == df["side"]).fillna(False).astype(bool)
+        df["date"] = pd.to_datetime(keys.map(m["date"])).astype("datetime64[ns]")
+        return df[list(DECISION_FRAME_COLUMNS)].reset_index(drop=True)
+
+
+def _me_side(p0: str, p1: str, me: set[str]) -> Optional[int]:
+    a, b = p0.casefold() in me, p1.casefold() in me
+    return 0 if a and not b else 1 if b and not a else None
