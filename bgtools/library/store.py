@@ -192,7 +192,7 @@ class Store:
             sa.event.listen(self.engine, "begin", _sqlite_begin)
         try:
             self.version = self._migrate(migrate_to)
-        except sa.exc.OperationalError as e:
+        except sa.exc.DBAPIError as e:
             self.engine.dispose()
             raise LibraryError(f"{self.where}: cannot open the library: {e.orig}") from None
 

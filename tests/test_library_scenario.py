@@ -1,0 +1,83 @@
+"""The match library as a user runs it (issue 36's scenario) on SQLite, and ``library add``'s rules:
+unchanged, renamed, changed and unreadable files, the user's aliases, the Python API."""
+
+import os
+import shutil
+
+import pytest
+
+from library_scenario import COLLECTION, bg, run_scenario
+
+
+def test_scenario_sqlite(tmp_path):
+    run_scenario(str(tmp_path / "lib.sqlite"), tmp_path)
+
+
+def test_add_rules(tmp_path, monkeypatch):
+    """A touched file is unchanged; a changed file is read again (a new match); an unreadable one
+    is reported (exit 2) and not read again while unchanged; BGTOOLS_DB names the library."""
+    from bgtools.library.api import Library
+
+    db = tmp_path / "env.sqlite"
+    monkeypatch.setenv("BGTOOLS_DB", str(db))
+    f = tmp_path / "m.mat"
+    shutil.copy(COLLECTION / "001.mat", f)
+    assert bg("library", "add", str(f)).stdout.strip() == "1 new, 0 unchanged, 0 duplicates, 0 unreadable"
+    assert db.exists()
+    os.utime(f, ns=(1, 1))  # touched: the bytes hash as before
+    assert bg("library", "add", str(f)).stdout.strip() == "0 new, 1 unchanged, 0 duplicates, 0 unreadable"
+    shutil.copy(COLLECTION / "002.mat", f)  # the same name, another match
+    assert bg("library", "add", str(f)).stdout.strip() == "1 new, 0 unchanged, 0 duplicates, 0 unreadable"
+    bad = tmp_path / "bad.mat"
+    bad.write_text("this is not a match\n")
+    r = bg("library", "add", str(bad), str(f), code=2)
+    assert r.stdout.strip() == "0 new, 1 unchanged, 0 duplicates, 1 unreadable"
+    assert "bgtools: error: " + str(bad) in r.stderr
+    r = bg("library", "add", str(bad), code=2)  # reported again, from the library
+    assert r.stdout.strip() == "0 new, 0 unchanged, 0 duplicates, 1 unreadable"
+    with Library() as lib:
+        m = lib.matches()
+        assert len(m) == 2
+        # the file now holds 002; 001 keeps no path
+        assert sorted(m["paths"]) == ["", str(f)]
+
+
+def test_me_and_api(tmp_path):
+    import bgtools
+
+    db = str(tmp_path / "lib.sqlite")
+    with bgtools.Library(db) as lib:
+        rep = lib.add([str(COLLECTION / "match_complete.mat"), str(COLLECTION / "money_session.mat")])
+        assert (rep.new, rep.unchanged, rep.duplicates, rep.unreadable) == (2, 0, 0, 0)
+        assert lib.matches()["me_side"].isna().all()
+    bg("library", "me", "TORSTEN, x", "--db", db)
+    assert bg("library", "me", "--db", db).stdout.strip() == "TORSTEN,x"
+    with bgtools.Library(db) as lib:
+        m = lib.matches()
+        assert list(m["me_side"]) == [1, 1] and list(m["opponent"]) == ["gobetzu", "gobetzu"]
+        assert str(m["me_side"].dtype) == "Int64" and str(m["date"].dtype) == "datetime64[ns]"
+        assert list(m["winner"].astype(object).where(m["winner"].notna(), None)) == [0, None]  # gobetzu won the 3-point match
+        rep = lib.analyse(ply=0, use_cache=False)
+        assert (rep.analysed, rep.failed) == (2, 0)
+        d = lib.decisions()
+        assert set(d.loc[d["me"], "player"]) == {"torsten"} and set(d.loc[~d["me"], "player"]) == {"gobetzu"}
+        assert lib.decisions(ply=2).empty and len(lib.decisions(ply=0)) == len(d)
+        # a deeper analysis is what decisions() gives by default
+        assert lib.analyse(ply=1, use_cache=False).analysed == 2
+        assert set(lib.decisions()["ply"]) == {1}
+
+
+def test_bad_usage(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    bg("library", "add", str(tmp_path / "nothing-here"), "--db", db, code=2)
+    bg("library", "analyse", "--ply", "7", "--db", db, code=2)
+    bg("library", "me", " , ", "--db", db, code=2)
+    r = bg("library", "add", str(COLLECTION), "--db", "nosuchdriver://x", code=2)
+    assert r.stderr.startswith("bgtools: error: nosuchdriver://x")
+
+
+@pytest.mark.parametrize("jobs", ["2"])
+def test_add_in_worker_processes(tmp_path, jobs):
+    db = str(tmp_path / "lib.sqlite")
+    r = bg("library", "add", str(COLLECTION), "--db", db, "--jobs", jobs)
+    assert r.stdout.strip() == "5 new, 0 unchanged, 0 duplicates, 0 unreadable"
