@@ -32,6 +32,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
+from bgtools.formats.metadata import STANDARD_KEYS
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchWarning
@@ -155,6 +156,14 @@ MATCH_COLUMNS = (
     _C("score1", "int32", "second player's final score"),
     _C("winner", "category", "name of the player who reached the match length (empty otherwise)"),
     _C("errors", "int32", "errors found in the file"),
+    _C("date", "string", "date of the match, ISO `YYYY-MM-DD` (.mat EventDate, SGF DT, XG and BGBlitz headers)"),
+    _C("time", "string", "time of day, `HH:MM[:SS]` (.mat EventTime, XG header)"),
+    _C("event", "string", "event (.mat Event, SGF EV, XG, BGBlitz)"),
+    _C("round", "string", "round (.mat Round, SGF RO, XG, BGBlitz)"),
+    _C("place", "string", "venue, where the file keeps it apart from the site (.mat Place, BGBlitz location)"),
+    _C("site", "string", "server or venue (.mat Site, SGF PC, XG location, BGBlitz site)"),
+    _C("rating0", "string", "first player's rating as written (.mat Player N Elo, SGF WR, XG, BGBlitz)"),
+    _C("rating1", "string", "second player's rating as written (.mat Player N Elo, SGF BR, XG, BGBlitz)"),
 )
 COLUMNS: dict[str, tuple[Column, ...]] = {"moves": MOVE_COLUMNS, "games": GAME_COLUMNS, "matches": MATCH_COLUMNS}
 
@@ -191,6 +200,11 @@ def _name(s: str) -> Optional[str]:
         s = "".join(ch if ch.isprintable() else " " for ch in s)
     s = s.strip()
     return s if s else None
+
+
+def _text(v) -> Optional[str]:
+    """A metadata value as one line of text; None when absent or empty."""
+    return _name(str(v)) if v is not None else None
 
 
 def _label(m: Match, match_no: int) -> str:
@@ -338,7 +352,8 @@ def _match_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     if m.length > 0 and max(s0, s1) >= m.length:
         winner = names[0] if s0 > s1 else names[1]
     _append(out, [[file, file, match_no, m.format or None, names[0], names[1], m.length, len(m.games),
-                   m.plays, m.doubles, s0, s1, winner, len(m.errors)]], MATCH_COLUMNS)
+                   m.plays, m.doubles, s0, s1, winner, len(m.errors)]
+                  + [_text(m.tags.get(k)) for k in STANDARD_KEYS]], MATCH_COLUMNS)
     return 1
 
 

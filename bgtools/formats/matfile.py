@@ -25,6 +25,7 @@ from typing import Optional
 from bgtools.base.collector import gc_paused
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position, PositionError
+from bgtools.formats.metadata import mat_header_tags, mat_standard, with_standard
 from bgtools.formats.matgrammar import build_parser, grammar_text, mat_parser, parse_lines
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
@@ -283,8 +284,9 @@ class _Reader:
         crawford = lower.get("crawford", "on") != "off"
         jacoby = length == 0 and lower.get("jacoby", "off") == "on"
         beavers = (length == 0 and lower.get("beaver", "off") == "on") or self.beavers
-        return Match(self.players or ("", ""), length, tuple(games), crawford=crawford, jacoby=jacoby,
-                     beavers=beavers, tags=tags, source=self.file, format="mat", file_errors=self.file_errors)
+        players = self.players or ("", "")
+        return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby,
+                     beavers=beavers, tags=with_standard(tags, mat_standard(tags, players)), source=self.file, format="mat", file_errors=self.file_errors)
 
 
 def parse_mat(text: str, file: str = "", strict: bool = False, parser=None) -> Match:
@@ -348,7 +350,7 @@ def _roll_cell(a: Roll, pos: Optional[Position]) -> tuple[str, Optional[Position
 def format_mat(match: Match) -> str:
     """The match as gnubg 1.07 writes it (``export match mat``), keeping written dice order."""
     out = []
-    for k, v in match.tags.items():
+    for k, v in mat_header_tags(match.tags):
         out.append(f'; [{k} "{v}"]')
     if match.length == 0 and match.jacoby and "Jacoby" not in match.tags:
         out.append('; [Jacoby "On"]')
