@@ -33,7 +33,8 @@ def run_scenario(db: str, tmp: Path) -> dict:
     from bgtools.library.api import Library
 
     folder = tmp / "collection"
-    shutil.copytree(COLLECTION, folder)
+    if not folder.exists():  # a second database in the same folder reads the same paths
+        shutil.copytree(COLLECTION, folder)
     r = bg("library", "add", str(folder), "--db", db, "--me", ME)
     assert r.stdout.strip() == "5 new, 0 unchanged, 0 duplicates, 0 unreadable"
     r = bg("library", "add", str(folder), "--db", db)
