@@ -38,6 +38,7 @@ from bgtools.model.match import Match
 from bgtools.model.problems import MatchWarning
 from bgtools.model.replay import replay_game
 from bgtools.core.position import PositionClass
+from bgtools.core.tags import tags_for_step
 
 __all__ = [
     "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "read_csv", "left_out",
@@ -122,6 +123,9 @@ MOVE_COLUMNS = (
     _C("file_luck", "Float64", "rolls only: the file's luck of the roll for the acting player"),
     _C("file_eval_level", "string", "how the file's program evaluated the decision (`3-ply`, `XG Roller++`, "
                                     "`rollout`, `book`)"),
+    _C("tags", "string", "position tags (bgtools.core.tags): game plans of the position before the action "
+                         "(`on_roll:priming`, `opponent:holding`, ...) then, for a roll, what the turn did "
+                         "(`hit`, `closeout`, `anchor-made`, ...), comma-separated"),
 )
 GAME_COLUMNS = (
     _C("row_key", "string", "`<file>:<game_no>`, unique per row"),
@@ -220,6 +224,7 @@ def left_out(g: Game, keep_bad: bool) -> bool:
 def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     """Append the moves rows of ``m`` to the column lists in ``out``; returns the row count."""
     want_ids = [k for k in _IDS if k in out]
+    want_tags = "tags" in out
     file = _label(m, match_no)
     names = (_name(m.players[0]), _name(m.players[1]))
     length = m.length
@@ -282,6 +287,7 @@ def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
             else:
                 row += [None, None, None, None]
             row += _file_figures(a)
+            row.append((tags_for_step(st) or None) if want_tags and not broken else None)
             rows.append(row)
             if kind == "roll" and a.status == "illegal":
                 broken = True
