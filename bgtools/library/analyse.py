@@ -20,6 +20,7 @@ from typing import Callable, NamedTuple, Optional
 import sqlalchemy as sa
 
 from bgtools.analysis.records import AnalysisSettings, Decision
+from bgtools.core.tags import tags_for_step
 from bgtools.library.ingest import content_key, match_paths
 from bgtools.library.store import DECISION_COLUMNS, Store, analyses, decisions, matches
 
@@ -79,15 +80,6 @@ def decision_row(d: Decision, tags: str = "") -> dict:
             "cube_response": "" if c is None else c.response, "tags": tags}
 
 
-def _tagger() -> Optional[Callable]:
-    """``bgtools.core.tags.tags_for_step`` where this bgtools has it."""
-    try:
-        from bgtools.core.tags import tags_for_step  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    return tags_for_step
-
-
 def _read_same(key: str, paths: tuple[str, ...]):
     """(match, path): the first path that still reads as the match ``key``; (None, reason) else."""
     from pathlib import Path
@@ -120,14 +112,11 @@ def analyse_one(task: AnalyseTask | tuple) -> MatchResult:
         a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
     except ValueError as e:
         return MatchResult(key, path, error=f"{path}: {e}")
-    tag = _tagger()
-    steps: dict = {}
-    if tag is not None:
-        steps = {(s.game_index + 1, s.index): s for s in m.replay()}
+    steps = {(s.game_index + 1, s.index): s for s in m.replay()}
     rows = []
     for d in a.decisions:
         st = steps.get((d.game, d.action_index))
-        rows.append(decision_row(d, tag(st) if tag is not None and st is not None else ""))
+        rows.append(decision_row(d, tags_for_step(st) if st is not None else ""))
     return MatchResult(key, path, a.evaluator, tuple(rows), tuple(a.skipped_games))
 
 
