@@ -55,7 +55,7 @@ def run_scenario(db: str, tmp: Path) -> dict:
                                                  str(renamed)}
         assert row["me_side"] == 0 and row["opponent"] == "charlot2"
         assert (row["length"], row["score0"], row["score1"], row["winner"], row["games"]) == (7, 9, 2, 0, 4)
-        assert m["me_side"].notna().sum() == 4  # the two gobetzu matches, charlot1's, North's (one of two)
+        assert m["me_side"].notna().sum() == 4  # gobetzu (two matches), charlot1, North (002; 001 is Alice v Bob)
 
     r = bg("library", "analyse", "--ply", "0", "--db", db, "--no-cache")
     assert r.stdout.startswith("5 analysed"), r.output

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from bgtools.analysis.records import AnalysisSettings, Decision
 from bgtools.core.tags import tags_for_step
 from bgtools.library.ingest import content_key, match_paths
-from bgtools.library.store import DECISION_COLUMNS, Store, analyses, decisions, matches
+from bgtools.library.store import Store, analyses, decisions, matches
 
 __all__ = ["AnalyseTask", "MatchResult", "AnalyseReport", "current_evaluator", "pending_matches", "analyse_one",
            "analyse_library", "decision_row"]
@@ -38,7 +38,7 @@ def current_evaluator(settings: AnalysisSettings) -> str:
         import copy
 
         ev = copy.copy(ev)
-        ev.prune = None  # as the analyser does
+        ev.prune = None  # type: ignore[attr-defined]  # as the analyser does
     return evaluator_setting(ev)
 
 

@@ -17,7 +17,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Callable, Collection, Iterable, Optional
 
 import sqlalchemy as sa
 
@@ -217,7 +217,7 @@ def _store_match(store: Store, res: FileRead, st: os.stat_result) -> bool:
     return exists is None
 
 
-def match_paths(store: Store, keys: Optional[Sequence[str]] = None) -> dict[str, list[str]]:
+def match_paths(store: Store, keys: Optional[Collection[str]] = None) -> dict[str, list[str]]:
     """match key -> the paths it was read from, first added first."""
     q = sa.select(files.c.match_key, files.c.path).where(files.c.match_key.is_not(None)).order_by(files.c.id)
     out: dict[str, list[str]] = {}
