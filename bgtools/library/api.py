@@ -124,14 +124,19 @@ class Library:
                           for s, p0, p1 in zip(sides, df["player0"], df["player1"])]
         return df[list(MATCH_FRAME_COLUMNS)]
 
-    def decisions(self, ply: Optional[int] = None, matches_frame=None):
+    def decisions(self, ply: Optional[int] = None, matches_frame=None, columns: Optional[Sequence[str]] = None):
         """One row per analysed decision (columns :data:`DECISION_FRAME_COLUMNS`), at ``ply``;
         None: each match at the deepest ply it was analysed at.  ``matches_frame``: the
-        :meth:`matches` frame when the caller has it already."""
+        :meth:`matches` frame when the caller has it already; ``columns``: only those (and
+        ``match_key``), in the same order, for speed over a large library."""
         import numpy as np
         import pandas as pd
 
-        cols = ["match_key", "ply", *DECISION_COLUMNS]
+        want = [c for c in DECISION_FRAME_COLUMNS if columns is None or c in columns or c == "match_key"]
+        if columns is not None and (bad := set(columns) - set(DECISION_FRAME_COLUMNS)):
+            raise ValueError(f"no decision columns {sorted(bad)}: use {', '.join(DECISION_FRAME_COLUMNS)}")
+        stored = ["match_key", "ply", *DECISION_COLUMNS]
+        cols = [c for c in stored if c in want or (c == "side" and ("player" in want or "me" in want))]
         sel = sa.select(*(decisions.c[c] for c in cols))
         if ply is not None:
             sel = sel.where(decisions.c.ply == ply)
@@ -142,24 +147,27 @@ class Library:
                                             decisions.c.ply == deepest.c.ply))
         sel = sel.order_by(decisions.c.match_key, decisions.c.ply, decisions.c.seq)
         with self.store.engine.begin() as conn:
-            rows = conn.execute(sel).all()
-        df = pd.DataFrame.from_records(rows, columns=cols, coerce_float=True)
-        m = self.matches() if matches_frame is None else matches_frame
-        m = m.set_index("match_key")
+            result = conn.execute(sel)
+            rows = result.cursor.fetchall() if result.cursor is not None else []  # plain tuples: fast
+        df = pd.DataFrame(rows, columns=cols)
+        m = (self.matches() if matches_frame is None else matches_frame).set_index("match_key")
         keys = df["match_key"]
-        for c in ("game", "move_number", "action_index", "side", "ply"):
-            df[c] = df[c].astype("int64")
-        for c in ("forced", "counted"):
-            df[c] = df[c].astype(bool)
-        for c in _FLOAT_COLUMNS:
-            df[c] = df[c].astype("float64")
-        df["file"] = keys.map(m["paths"].str.split("\n").str[0]).fillna("").astype(object)
-        p0, p1 = keys.map(m["player0"]), keys.map(m["player1"])
-        df["player"] = np.where(df["side"].to_numpy() == 0, p0, p1)
-        me_side = keys.map(m["me_side"]).astype("Int64")
-        df["me"] = (me_side == df["side"]).fillna(False).astype(bool)
-        df["date"] = pd.to_datetime(keys.map(m["date"])).astype("datetime64[ns]")
-        return df[list(DECISION_FRAME_COLUMNS)].reset_index(drop=True)
+        for c in cols:
+            if c in ("game", "move_number", "action_index", "side", "ply"):
+                df[c] = df[c].astype("int64")
+            elif c in ("forced", "counted"):
+                df[c] = df[c].astype(bool)
+            elif c in _FLOAT_COLUMNS:
+                df[c] = df[c].astype("float64")
+        if "file" in want:
+            df["file"] = keys.map(m["paths"].str.split("\n").str[0]).fillna("").astype(str)
+        if "player" in want:
+            df["player"] = np.where(df["side"].to_numpy() == 0, keys.map(m["player0"]), keys.map(m["player1"]))
+        if "me" in want:
+            df["me"] = (keys.map(m["me_side"]).astype("Int64") == df["side"]).fillna(False).astype(bool)
+        if "date" in want:
+            df["date"] = pd.to_datetime(keys.map(m["date"])).astype("datetime64[ns]")
+        return df[want].reset_index(drop=True)
 
 
 def _me_side(p0: str, p1: str, me: set[str]) -> Optional[int]:
