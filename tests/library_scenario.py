@@ -69,6 +69,16 @@ def run_scenario(db: str, tmp: Path) -> dict:
     mine = d[d["me"]]
     assert len(mine) and set(zip(mine["match_key"], mine["side"])) <= set(
         zip(m["match_key"], m["me_side"].fillna(-1).astype(int)))
+    # statistics with their intervals
+    rows = json_rows(bg("stats", "--db", db, "--json").stdout)
+    assert [r["group"] for r in rows] == ["all"] and rows[0]["matches"] == 5
+    assert rows[0]["pr_lo"] <= rows[0]["pr"] <= rows[0]["pr_hi"] and rows[0]["pr_hi"] > rows[0]["pr_lo"]
+    mine = json_rows(bg("stats", "--db", db, "--me", "--by", "year", "--json").stdout)
+    assert [r["group"] for r in mine] == ["2025", "2026", "unknown", "all"]  # charlot (XG), North (.mat), undated
+    assert mine[-1]["wins"] + mine[-1]["losses"] <= mine[-1]["matches"] == 4
+    assert mine[-1]["decisions"] < rows[0]["decisions"]
+    cmp = json.loads(bg("stats", "--db", db, "--me", "--compare", "2025", "2026", "--json").stdout)
+    assert cmp["matches_a"] == 1 and cmp["matches_b"] == 1 and 0 < cmp["p_value"] <= 1
     return {"decisions": d, "matches": m}
 
 
@@ -90,7 +100,7 @@ def stats_outputs(db: str) -> dict:
     return {"stats": bg("stats", "--db", db, "--json").stdout,
             "by_month": bg("stats", "--db", db, "--by", "month", "--csv").stdout,
             "me": bg("stats", "--db", db, "--me", "--json").stdout,
-            "errors": bg("errors", "--db", db, "--min", "0.03").stdout}
+            "compare": bg("stats", "--db", db, "--compare", "2025", "2026").stdout}
 
 
 def json_rows(text: str) -> list[dict]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from library_scenario import run_scenario
+from library_scenario import run_scenario, stats_outputs
 
 
 def _pg_bin(name: str) -> str | None:
@@ -76,7 +76,8 @@ def postgres():
 
 
 def test_scenario_postgres_equals_sqlite(postgres, tmp_path):
-    pg = run_scenario(postgres(), tmp_path)
+    url = postgres()
+    pg = run_scenario(url, tmp_path)
     lite = run_scenario(str(tmp_path / "lib.sqlite"), tmp_path)
     key = ["match_key", "game", "action_index", "kind"]
     a = pg["decisions"].sort_values(key).reset_index(drop=True)
@@ -87,6 +88,9 @@ def test_scenario_postgres_equals_sqlite(postgres, tmp_path):
     pd.testing.assert_frame_equal(a, b)
     pd.testing.assert_frame_equal(pg["matches"].sort_values("match_key").reset_index(drop=True),
                                   lite["matches"].sort_values("match_key").reset_index(drop=True))
+    out_pg, out_lite = stats_outputs(url), stats_outputs(str(tmp_path / "lib.sqlite"))
+    assert out_pg == out_lite  # the same statistics, to the last digit
+    assert "pr_lo" in out_pg["by_month"] and out_pg["stats"].count("\n") == 1
 
 
 def test_migrations_on_postgres(postgres):

@@ -6,6 +6,7 @@ library in the user data folder).
 
 from __future__ import annotations
 
+import json
 import sys
 from contextlib import contextmanager
 from typing import Iterator, List, Optional
@@ -133,11 +134,16 @@ def analyse(
         raise typer.Exit(EXIT_USAGE)
 
 
-def _frames(lib, me_only: bool, since: Optional[str], until: Optional[str]):
+#: the decision columns the statistics read (loading fewer is faster over a large library)
+STATS_COLUMNS = ("match_key", "game", "move_number", "action_index", "side", "me", "kind", "counted",
+                 "equity_loss", "error", "luck", "date")
+
+
+def _frames(lib, me_only: bool, since: Optional[str], until: Optional[str], columns=None):
     from bgtools.library.select import SelectionError, select
 
     m = lib.matches()
-    d = lib.decisions(matches_frame=m)
+    d = lib.decisions(matches_frame=m, columns=columns)
     try:
         return select(d, m, since=since, until=until, me=me_only)
     except SelectionError as e:
@@ -185,23 +191,29 @@ def stats(
     from bgtools.library import stats as st
 
     with open_library(db) as lib:
-        d, m = _frames(lib, me_only, since, until)
-    if compare is not None:
-        try:
-            (da, _), (db_, _) = (select(d, m, selection=compare[0]), select(d, m, selection=compare[1]))
-        except SelectionError as e:
-            raise fail(str(e))
-        result = st.compare(da, db_)
-        typer.echo(result.to_json() if as_json else str(result))
-        return
-    if rolling is not None:
-        table = st.rolling_pr(d, rolling)
-    else:
-        table = st.stats_table(d, m, by=by, me=me_only or None)
+        d, m = _frames(lib, me_only, since, until, STATS_COLUMNS)
+    try:
+        if compare is not None:
+            try:
+                (da, _), (db_, _) = (select(d, m, selection=compare[0]), select(d, m, selection=compare[1]))
+            except SelectionError as e:
+                raise fail(str(e))
+            result = st.compare(da, db_)
+            typer.echo(json.dumps(result.to_dict()) if as_json else str(result))
+            return
+        if rolling is not None:
+            table = st.rolling_pr(d, rolling)
+        else:
+            table = st.stats_table(d, m, by=by, me=True if me_only else None)
+    except st.StatsError as e:
+        raise fail(str(e))
     if plot is not None:
         from bgtools.library.plot import pr_plot
 
-        pr_plot(table, plot)
+        try:
+            pr_plot(table, plot)
+        except OSError as e:
+            raise fail(f"{plot}: cannot write: {e.strerror or e}")
         note(f"plot written to {plot}")
     _print_table(table, as_json, as_csv)
 

@@ -3,7 +3,7 @@
 >>> import tempfile, os
 >>> from bgtools.library.api import Library
 >>> with tempfile.TemporaryDirectory() as d, Library(os.path.join(d, "lib.sqlite")) as lib:
-...     lib.set_me("Me, me")
+...     _ = lib.set_me("Me, me")
 ...     lib.me, len(lib.matches()), list(lib.decisions().columns[:4])
 (('Me', 'me'), 0, ['match_key', 'file', 'game', 'move_number'])
 """
@@ -160,7 +160,8 @@ class Library:
             elif c in _FLOAT_COLUMNS:
                 df[c] = df[c].astype("float64")
         if "file" in want:
-            df["file"] = keys.map(m["paths"].str.split("\n").str[0]).fillna("").astype(str)
+            first = {k: p.split("\n", 1)[0] for k, p in zip(m.index, m["paths"])}
+            df["file"] = keys.map(first).fillna("").astype(str)
         if "player" in want:
             df["player"] = np.where(df["side"].to_numpy() == 0, keys.map(m["player0"]), keys.map(m["player1"]))
         if "me" in want:
