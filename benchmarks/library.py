@@ -48,11 +48,21 @@ def make_files(folder: Path, n: int) -> list[Path]:
     return out
 
 
+#: CPU seconds (user + system) of the last command, children included
+CPU: list[float] = [0.0]
+
+
 def bg(*args: str) -> tuple[float, str]:
+    """(wall seconds, stdout) of one whole ``bgtools`` process; its CPU time in CPU[0]."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     r = subprocess.run([sys.executable, "-m", "bgtools", *args], capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     dt = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[0] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if r.returncode != 0:
         raise SystemExit(f"bgtools {' '.join(args)}: exit {r.returncode}\n{r.stderr[-2000:]}")
     return dt, r.stdout.strip()
@@ -111,29 +121,39 @@ def main() -> None:
         db = str(Path(tmp) / "lib.sqlite")
         bg("--version")  # warm the file cache, untimed
         t_add, out_add = bg("library", "add", str(folder), "--db", db, "--jobs", str(a.jobs))
+        c_add = CPU[0]
         t_noop, out_noop = bg("library", "add", str(folder), "--db", db, "--jobs", str(a.jobs))
+        c_noop = CPU[0]
         sample = [str(p) for p in random.sample(files, min(a.sample, len(files)))]
+        bg("annotate", "--ply", "0", "--no-cache", sample[0])  # load the kernels once, untimed
         t_ann, _ = bg("annotate", "--ply", "0", "--no-cache", "--jobs", str(a.jobs), *sample)
+        c_ann = CPU[0]
         sdb = str(Path(tmp) / "sample.sqlite")
         bg("library", "add", *sample, "--db", sdb)
         t_lan, _ = bg("library", "analyse", "--ply", "0", "--no-cache", "--db", sdb, "--jobs", str(a.jobs))
+        c_lan = CPU[0]
         big = str(Path(tmp) / "big.sqlite")
         t = time.perf_counter()
         synthetic_library(big, a.decisions)
         t_make = time.perf_counter() - t
         t_stats, _ = bg("stats", "--db", big)
+        c_stats = CPU[0]
         t_month, _ = bg("stats", "--db", big, "--by", "month", "--csv")
+        c_month = CPU[0]
     scale = a.files / len(sample)
     print(f"files: {a.files} distinct matches (gnubg self-play .mat, renamed players); jobs {a.jobs}; "
           "each time is a whole bgtools process")
-    print(f"library add, new library        {t_add:8.2f} s   ({out_add})")
-    print(f"library add, nothing new        {t_noop:8.2f} s   ({out_noop})   goal < 3 s")
-    print(f"annotate --ply 0, same files     {t_ann * scale:8.2f} s   (measured on {len(sample)} files: "
-          f"{t_ann:.2f} s, scaled x{scale:g})")
-    print(f"library analyse --ply 0, same    {t_lan * scale:8.2f} s   (measured on {len(sample)} files: "
-          f"{t_lan:.2f} s, scaled x{scale:g})")
-    print(f"stats, {a.decisions:,} decisions      {t_stats:8.2f} s   goal < 2 s (library built in {t_make:.1f} s)")
-    print(f"stats --by month --csv, same      {t_month:8.2f} s")
+    print(f"{'':34}{'wall s':>9}{'CPU s':>9}")
+    print(f"{'library add, new library':34}{t_add:9.2f}{c_add:9.2f}   ({out_add})")
+    print(f"{'library add, nothing new':34}{t_noop:9.2f}{c_noop:9.2f}   ({out_noop}); goal < 3 s")
+    print(f"{'annotate --ply 0, same files':34}{t_ann * scale:9.2f}{c_ann * scale:9.2f}   "
+          f"(measured on {len(sample)} files: {t_ann:.2f} s, scaled x{scale:g})")
+    print(f"{'library analyse --ply 0, same':34}{t_lan * scale:9.2f}{c_lan * scale:9.2f}   "
+          f"(measured on {len(sample)} files: {t_lan:.2f} s, scaled x{scale:g})")
+    print(f"{f'stats, {a.decisions:,} decisions':34}{t_stats:9.2f}{c_stats:9.2f}   goal < 2 s "
+          f"(synthetic library written in {t_make:.1f} s)")
+    print(f"{'stats --by month --csv, same':34}{t_month:9.2f}{c_month:9.2f}")
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

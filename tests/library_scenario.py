@@ -79,6 +79,17 @@ def run_scenario(db: str, tmp: Path) -> dict:
     assert mine[-1]["decisions"] < rows[0]["decisions"]
     cmp = json.loads(bg("stats", "--db", db, "--me", "--compare", "2025", "2026", "--json").stdout)
     assert cmp["matches_a"] == 1 and cmp["matches_b"] == 1 and 0 < cmp["p_value"] <= 1
+    # the catalogue of errors, largest first, every place named
+    import pandas as pd
+
+    catalogue = tmp / "errors.csv"
+    bg("errors", "--db", db, "--min", "0.03", "-o", str(catalogue))
+    cat = pd.read_csv(catalogue)
+    assert len(cat) and (cat["equity_loss"] >= 0.03).all()
+    assert list(cat["equity_loss"]) == sorted(cat["equity_loss"], reverse=True)
+    assert cat["count"].sum() == int((d["equity_loss"] >= 0.03).sum())
+    cube = bg("errors", "--db", db, "--kind", "cube", "--min", "0.05").stdout
+    assert "wrong take" in cube and "checker play" not in cube
     return {"decisions": d, "matches": m}
 
 
@@ -100,7 +111,8 @@ def stats_outputs(db: str) -> dict:
     return {"stats": bg("stats", "--db", db, "--json").stdout,
             "by_month": bg("stats", "--db", db, "--by", "month", "--csv").stdout,
             "me": bg("stats", "--db", db, "--me", "--json").stdout,
-            "compare": bg("stats", "--db", db, "--compare", "2025", "2026").stdout}
+            "compare": bg("stats", "--db", db, "--compare", "2025", "2026").stdout,
+            "errors": bg("errors", "--db", db, "--min", "0.03").stdout}
 
 
 def json_rows(text: str) -> list[dict]:

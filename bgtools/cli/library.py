@@ -258,19 +258,34 @@ def errors(
         raise fail(f"-o {out}: the file name ends in .html, .csv or .jsonl")
     if quiz is not None and not quiz.lower().endswith((".apkg", ".csv")):
         raise fail(f"--quiz {quiz}: the file name ends in .apkg or .csv")
-    from bgtools.library.catalogue import error_catalogue, write_catalogue
+    from bgtools.library.catalogue import CatalogueError, error_catalogue, write_catalogue
 
     with open_library(db) as lib:
         d, _ = _frames(lib, me_only, None, None)
-    frame = error_catalogue(d, min_loss=min_loss, kind=kind, types=types or None, phases=phases or None,
-                            tags=tags or None)
-    if out is not None:
-        write_catalogue(frame, out)
-        note(f"{len(frame)} errors written to {out}")
-    if quiz is not None:
-        from bgtools.library.quiz import write_deck
+    try:
+        frame = error_catalogue(d, min_loss=min_loss, kind=kind, types=types or None, phases=phases or None,
+                                tags=tags or None)
+        if out is not None:
+            write_catalogue(frame, out)
+            note(f"{len(frame)} errors written to {out}")
+        if quiz is not None:
+            from bgtools.library.quiz import write_deck
 
-        write_deck(frame, quiz)
-        note(f"{len(frame)} cards written to {quiz}")
+            write_deck(frame, quiz)
+            note(f"{len(frame)} cards written to {quiz}")
+    except CatalogueError as e:
+        raise fail(str(e))
+    except OSError as e:
+        raise fail(f"{e.filename or out or quiz}: cannot write: {e.strerror or e}")
     if out is None and quiz is None:
-        typer.echo(frame.to_string(index=False) if len(frame) else "no errors")
+        typer.echo(error_lines(frame))
+
+
+def error_lines(frame) -> str:
+    """The catalogue as a text table: loss, type, who, dice, played, best, count, first place."""
+    if not len(frame):
+        return "no errors"
+    view = frame.assign(loss=frame["equity_loss"].map(lambda x: f"{x:.3f}"),
+                        where=[p[0] + (f" (+{len(p) - 1})" if len(p) > 1 else "") for p in frame["places"]])
+    cols = ["loss", "type", "player", "phase", "dice", "played", "best", "count", "where"]
+    return view[cols].to_string(index=False)
