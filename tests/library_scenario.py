@@ -90,6 +90,20 @@ def run_scenario(db: str, tmp: Path) -> dict:
     assert cat["count"].sum() == int((d["equity_loss"] >= 0.03).sum())
     cube = bg("errors", "--db", db, "--kind", "cube", "--min", "0.05").stdout
     assert "wrong take" in cube and "checker play" not in cube
+    # a drill deck of the user's own errors, read back
+    deck, deck_csv = tmp / "drills.apkg", tmp / "drills.csv"
+    r = bg("errors", "--db", db, "--me", "--min", "0.05", "--quiz", str(deck))
+    cards = int(r.stderr.split("bgtools: ")[1].split()[0])
+    notes = read_apkg_notes(deck)
+    mine_errors = d[d["me"] & (d["equity_loss"] >= 0.05)]
+    assert 0 < len(notes) == cards <= len(mine_errors)
+    best = {str(b) for b in mine_errors["best"]}
+    for fields in notes:  # a board, the question, the answer with the best play or cube action, where
+        assert fields[0].lstrip().startswith("<svg") and len(fields) == 4
+        assert any(b in fields[2] for b in best) and fields[3]
+    bg("errors", "--db", db, "--me", "--min", "0.05", "--quiz", str(deck_csv))
+    rows = pd.read_csv(deck_csv)
+    assert len(rows) == len(bg("errors", "--db", db, "--me", "--min", "0.05").stdout.splitlines()) - 1
     return {"decisions": d, "matches": m}
 
 

@@ -170,7 +170,8 @@ def stats(
     rolling: Annotated[Optional[int], typer.Option("--rolling", metavar="N",
                                                    help="PR over the last N decisions, decision by decision.")] = None,
     plot: Annotated[Optional[str], typer.Option("--plot", metavar="FILE",
-                                                help="Draw PR over time with its 95% band (.svg or .html).")] = None,
+                                                help="Draw PR over time with its 95% band (.svg or .html; per month unless --by or "
+                                                "--rolling says otherwise).")] = None,
 ) -> None:
     """Statistics of the analysed library: PR with its 95% interval, error rates, luck, wins.
 
@@ -204,18 +205,54 @@ def stats(
         if rolling is not None:
             table = st.rolling_pr(d, rolling)
         else:
+            if plot is not None and by is None:
+                by = "month"  # a plot over time needs periods
             table = st.stats_table(d, m, by=by, me=True if me_only else None)
     except st.StatsError as e:
         raise fail(str(e))
     if plot is not None:
-        from bgtools.library.plot import pr_plot
+        from bgtools.library.plot import PlotError, pr_plot
 
         try:
             pr_plot(table, plot)
+        except PlotError as e:
+            raise fail(str(e))
         except OSError as e:
             raise fail(f"{plot}: cannot write: {e.strerror or e}")
         note(f"plot written to {plot}")
-    _print_table(table, as_json, as_csv)
+    if as_json or as_csv or rolling is not None:
+        _print_table(table, as_json, as_csv)
+    else:
+        typer.echo(stats_text(table))
+
+
+def _interval(v: float, lo: float, hi: float) -> str:
+    if v != v:  # NaN: nothing counted
+        return "-"
+    return f"{v:.2f}" + ("" if lo != lo else f" [{lo:.2f}, {hi:.2f}]")
+
+
+def stats_text(table) -> str:
+    """The statistics as a table to read: PR with its interval, checker and cube PR, error
+    rates in %, luck per game, luck-adjusted result per game, wins-losses."""
+    import pandas as pd
+
+    def pct(x: float) -> str:
+        return "-" if x != x else f"{100 * x:.1f}"
+
+    view = pd.DataFrame({
+        "group": table["group"], "matches": table["matches"], "decisions": table["decisions"],
+        "PR [95% interval]": [_interval(*r) for r in zip(table["pr"], table["pr_lo"], table["pr_hi"])],
+        "checker PR": [_interval(*r) for r in zip(table["checker_pr"], table["checker_pr_lo"],
+                                                  table["checker_pr_hi"])],
+        "cube PR": [_interval(*r) for r in zip(table["cube_pr"], table["cube_pr_lo"], table["cube_pr_hi"])],
+        "errors % (?/bad/very bad)": [f"{pct(a)}/{pct(b)}/{pct(c)}" for a, b, c in
+                                      zip(table["doubtful_rate"], table["bad_rate"], table["very_bad_rate"])],
+        "luck/game": table["luck_per_game"].map(lambda x: "-" if x != x else f"{x:+.3f}"),
+        "luck-adj.": table["luck_adjusted"].map(lambda x: "-" if x != x else f"{x:+.3f}"),
+        "W-L": ["-" if pd.isna(w) else f"{w}-{lo}" for w, lo in zip(table["wins"], table["losses"])],
+    })
+    return view.to_string(index=False)
 
 
 def _print_table(table, as_json: bool, as_csv: bool) -> None:
@@ -259,6 +296,7 @@ def errors(
     if quiz is not None and not quiz.lower().endswith((".apkg", ".csv")):
         raise fail(f"--quiz {quiz}: the file name ends in .apkg or .csv")
     from bgtools.library.catalogue import CatalogueError, error_catalogue, write_catalogue
+    from bgtools.library.quiz import QuizError, write_deck
 
     with open_library(db) as lib:
         d, _ = _frames(lib, me_only, None, None)
@@ -269,11 +307,9 @@ def errors(
             write_catalogue(frame, out)
             note(f"{len(frame)} errors written to {out}")
         if quiz is not None:
-            from bgtools.library.quiz import write_deck
-
-            write_deck(frame, quiz)
-            note(f"{len(frame)} cards written to {quiz}")
-    except CatalogueError as e:
+            cards = write_deck(frame, quiz)
+            note(f"{cards} cards written to {quiz}")
+    except (CatalogueError, QuizError) as e:
         raise fail(str(e))
     except OSError as e:
         raise fail(f"{e.filename or out or quiz}: cannot write: {e.strerror or e}")
