@@ -81,3 +81,36 @@ def test_add_in_worker_processes(tmp_path, jobs):
     db = str(tmp_path / "lib.sqlite")
     r = bg("library", "add", str(COLLECTION), "--db", db, "--jobs", jobs)
     assert r.stdout.strip() == "5 new, 0 unchanged, 0 duplicates, 0 unreadable"
+
+
+@pytest.mark.parametrize("cmd", ["library add", "library me", "library analyse", "stats", "errors"])
+def test_help_of_every_library_command(cmd):
+    import re
+
+    from typer.main import get_command
+
+    from bgtools.cli.app import app
+
+    r = bg(*cmd.split(), "--help")
+    assert not re.search(r"<(bool|int|str|float|list)", r.stdout), r.stdout
+    command = get_command(app)
+    for part in cmd.split():
+        command = command.commands[part]
+    assert all(p.help for p in command.params if not getattr(p, "hidden", False)), cmd
+
+
+def test_stats_and_errors_refuse_bad_options(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    for argv in (["stats", "--by", "week"], ["stats", "--json", "--csv"], ["stats", "--since", "May"],
+                 ["stats", "--rolling", "0"], ["stats", "--plot", str(tmp_path / "x.png")],
+                 ["stats", "--compare", "2024", "colour=red"], ["errors", "--kind", "luck"],
+                 ["errors", "-o", str(tmp_path / "x.pdf")], ["errors", "--quiz", str(tmp_path / "x.txt")]):
+        r = bg(*argv, "--db", db, code=2)
+        assert r.stderr.startswith("bgtools: error: ") and r.stderr.count("\n") == 1, (argv, r.stderr)
+
+
+def test_an_empty_library(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    assert "no analysed decisions" in bg("stats", "--db", db).stderr
+    assert bg("errors", "--db", db).stdout.strip() == "no errors"
+    assert bg("library", "analyse", "--db", db).stdout.startswith("0 analysed")

@@ -193,6 +193,10 @@ def stats(
 
     with open_library(db) as lib:
         d, m = _frames(lib, me_only, since, until, STATS_COLUMNS)
+    if d.empty:
+        note("no analysed decisions" + (" in that selection" if me_only or since or until else "")
+             + ": bgtools library add, then bgtools library analyse")
+        return
     try:
         if compare is not None:
             try:

@@ -111,17 +111,19 @@ class Library:
                 paths.setdefault(key, []).append(path)
         me = {n.casefold() for n in self.me}
         df = pd.DataFrame.from_records([tuple(r) for r in rows], columns=cols)
+        for c in ("match_key", "player0", "player1", *(k for k in META_KEYS if k != "date")):
+            df[c] = df[c].astype(str)
         df["length"] = df["length"].astype("int64")
         for c in ("score0", "score1", "games"):
             df[c] = df[c].astype("int64")
         df["winner"] = df["winner"].astype("Int64")
         df["date"] = pd.to_datetime(df["date"].where(df["date"] != "", None), errors="coerce",
                                     format="mixed").astype("datetime64[ns]")
-        df["paths"] = ["\n".join(paths.get(k, ())) for k in df["match_key"]]
+        df["paths"] = pd.Series(["\n".join(paths.get(k, ())) for k in df["match_key"]], index=df.index, dtype=str)
         sides = [_me_side(p0, p1, me) for p0, p1 in zip(df["player0"], df["player1"])]
         df["me_side"] = pd.array(sides, dtype="Int64")
-        df["opponent"] = [("" if s is None else (p1 if s == 0 else p0))
-                          for s, p0, p1 in zip(sides, df["player0"], df["player1"])]
+        df["opponent"] = pd.Series([("" if s is None else (p1 if s == 0 else p0))
+                                    for s, p0, p1 in zip(sides, df["player0"], df["player1"])], index=df.index, dtype=str)
         return df[list(MATCH_FRAME_COLUMNS)]
 
     def decisions(self, ply: Optional[int] = None, matches_frame=None, columns: Optional[Sequence[str]] = None):
@@ -159,15 +161,19 @@ class Library:
                 df[c] = df[c].astype(bool)
             elif c in _FLOAT_COLUMNS:
                 df[c] = df[c].astype("float64")
+        def of_match(col):  # the match's value of ``col`` on each row (reindex keeps dtypes, empty too)
+            return col.reindex(keys.to_numpy()).to_numpy()
+
         if "file" in want:
-            first = {k: p.split("\n", 1)[0] for k, p in zip(m.index, m["paths"])}
-            df["file"] = keys.map(first).fillna("").astype(str)
+            first = pd.Series([str(p).split("\n", 1)[0] for p in m["paths"]], index=m.index, dtype=str)
+            df["file"] = pd.Series(of_match(first), index=df.index, dtype=str).fillna("")
         if "player" in want:
-            df["player"] = np.where(df["side"].to_numpy() == 0, keys.map(m["player0"]), keys.map(m["player1"]))
+            df["player"] = np.where(df["side"].to_numpy() == 0, of_match(m["player0"]), of_match(m["player1"]))
         if "me" in want:
-            df["me"] = (keys.map(m["me_side"]).astype("Int64") == df["side"]).fillna(False).astype(bool)
+            side = pd.array(of_match(m["me_side"]), dtype="Int64")
+            df["me"] = pd.Series(side == df["side"].to_numpy(), index=df.index).fillna(False).astype(bool)
         if "date" in want:
-            df["date"] = pd.to_datetime(keys.map(m["date"])).astype("datetime64[ns]")
+            df["date"] = pd.Series(of_match(m["date"]), index=df.index).astype("datetime64[ns]")
         return df[want].reset_index(drop=True)
 
 
