@@ -88,6 +88,16 @@ def test_grouping(frames):
     assert stats_table(d, m, by="event", resamples=100).group.tolist() == ["Club", "Open", "all"]
 
 
+def test_empty_and_unoriented(frames):
+    m, d = frames
+    t = stats_table(d.iloc[:0], m, resamples=100)
+    assert t.group.tolist() == ["all"] and t.matches.iloc[0] == 0 and np.isnan(t.pr.iloc[0])
+    # a match where the user does not play has no "me" rows: neither side counts for me=False
+    other = d[d.match_key == m.match_key.iloc[0]].assign(me=False, match_key="other")
+    both = pd.concat([d, other], ignore_index=True)
+    assert stats_table(both, m, me=False, resamples=100).decisions.iloc[0] == (~d.me).sum()
+
+
 def test_one_match_has_no_interval(frames):
     m, d = frames
     one = d[d.match_key == m.match_key.iloc[0]]

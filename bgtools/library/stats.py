@@ -175,9 +175,8 @@ def _select(decisions: pd.DataFrame, me: Optional[bool]) -> pd.DataFrame:
     if me:
         return decisions[mine]
     # the opponents of the user: the other side of matches where the user plays
-    if "me_side" in decisions.columns:
-        return decisions[~mine & decisions["me_side"].notna()]
-    return decisions[~mine]
+    his = pd.unique(decisions.loc[mine.to_numpy(bool), "match_key"])
+    return decisions[~mine & decisions["match_key"].isin(his)]
 
 
 def _group_keys(matches: pd.DataFrame, by: Optional[str]) -> pd.Series:
@@ -265,14 +264,14 @@ def stats_table(decisions: pd.DataFrame, matches: pd.DataFrame, *, by: Optional[
     lk = dec["luck"].to_numpy(float)
     has = np.isfinite(lk)
     lcode = _codes(dec, keys)[has]
-    luck = np.bincount(lcode, weights=lk[has], minlength=n)
+    luck = np.bincount(lcode, weights=lk[has], minlength=n).astype(float)
     luck[np.bincount(lcode, minlength=n) == 0] = np.nan
     games = pd.to_numeric(mt["games"], errors="coerce").fillna(0).to_numpy(float)
     res = _results(mt.reset_index(drop=True), me)
     rng = np.random.default_rng(seed)
     labels = group.to_numpy()
     rows = []
-    names = _sort_groups(list(pd.unique(labels)), by) + ([ALL] if by is not None else [])
+    names = [ALL] if by is None else _sort_groups(list(pd.unique(labels)), by) + [ALL]
     for name in names:
         sel = np.ones(len(keys), bool) if name == ALL else labels == name
         rows.append(_row(name, sel, sums, err, luck, games, res, confidence, resamples, rng))
