@@ -66,6 +66,16 @@ def run_scenario(db: str, tmp: Path) -> dict:
         m = lib.matches()
     assert set(d["match_key"]) == set(m["match_key"])
     assert (d["ply"] == 0).all() and (d["equity_loss"] >= 0).all()
+    # position and turn tags on every decision: a play that hits says so, a cube decision has plans only
+    checker = d[d["kind"] == "checker"]
+    hits = checker[checker["played"].str.contains("*", regex=False)]
+    assert len(hits) and all(("double-hit" if p.count("*") > 1 else "hit") in t.split(",")
+                             for p, t in zip(hits["played"], hits["tags"]))
+    assert not any({"hit", "double-hit"} & set(t.split(","))
+                   for t in checker.loc[~checker.index.isin(hits.index), "tags"])
+    turn_words = {"hit", "double-hit", "closeout", "point-made", "entered", "dance", "anchor-made"}
+    assert not any(turn_words & set(t.split(",")) for t in d.loc[d["kind"] == "cube", "tags"])
+    assert any(t.startswith("on_roll:") for t in d["tags"])
     mine = d[d["me"]]
     assert len(mine) and set(zip(mine["match_key"], mine["side"])) <= set(
         zip(m["match_key"], m["me_side"].fillna(-1).astype(int)))

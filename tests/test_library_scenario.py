@@ -114,3 +114,19 @@ def test_an_empty_library(tmp_path):
     assert "no analysed decisions" in bg("stats", "--db", db).stderr
     assert bg("errors", "--db", db).stdout.strip() == "no errors"
     assert bg("library", "analyse", "--db", db).stdout.startswith("0 analysed")
+
+
+def test_analyse_in_worker_processes_stores_the_same(tmp_path):
+    import pandas as pd
+
+    from bgtools.library.api import Library
+
+    frames = []
+    for jobs in ("1", "2"):
+        db = str(tmp_path / f"lib{jobs}.sqlite")
+        bg("library", "add", str(COLLECTION), "--db", db)
+        assert bg("library", "analyse", "--ply", "0", "--jobs", jobs, "--no-cache", "--db", db).stdout.startswith(
+            "5 analysed")
+        with Library(db) as lib:
+            frames.append(lib.decisions())
+    pd.testing.assert_frame_equal(*frames)

@@ -190,7 +190,16 @@ def stats(
             raise fail(f"--plot {plot}: the file name ends in .svg or .html")
         output_file_ok(plot)
     from bgtools.library import stats as st
+    from bgtools.library.select import parse_selection, period_bounds
 
+    try:  # refused before anything is read
+        for text in (since, until):
+            if text is not None:
+                period_bounds(text)
+        for text in compare or ():
+            parse_selection(text)
+    except SelectionError as e:
+        raise fail(str(e))
     with open_library(db) as lib:
         d, m = _frames(lib, me_only, since, until, STATS_COLUMNS)
     if d.empty:

@@ -20,7 +20,7 @@ from typing import Callable, NamedTuple, Optional
 import sqlalchemy as sa
 
 from bgtools.analysis.records import AnalysisSettings, Decision
-from bgtools.core.tags import tags_for_step
+from bgtools.core.tags import position_tags, tags_for_step
 from bgtools.library.ingest import content_key, match_paths
 from bgtools.library.store import Store, analyses, decisions, matches
 
@@ -116,7 +116,13 @@ def analyse_one(task: AnalyseTask | tuple) -> MatchResult:
     rows = []
     for d in a.decisions:
         st = steps.get((d.game, d.action_index))
-        rows.append(decision_row(d, tags_for_step(st) if st is not None else ""))
+        if st is None:
+            tags = ""
+        elif d.kind == "cube":  # decided before the roll: the position's plans, not what the roll did
+            tags = ",".join(position_tags(st.position))
+        else:
+            tags = tags_for_step(st)
+        rows.append(decision_row(d, tags))
     return MatchResult(key, path, a.evaluator, tuple(rows), tuple(a.skipped_games))
 
 
