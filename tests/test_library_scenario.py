@@ -130,3 +130,20 @@ def test_analyse_in_worker_processes_stores_the_same(tmp_path):
         with Library(db) as lib:
             frames.append(lib.decisions())
     pd.testing.assert_frame_equal(*frames)
+
+
+def test_metadata_a_first_file_lacks_comes_from_a_copy(tmp_path):
+    from bgtools.library.api import Library
+
+    db = str(tmp_path / "lib.sqlite")
+    text = (COLLECTION / "002.mat").read_text()
+    assert text.startswith('; [EventDate "2026.11.30"]')
+    bare = tmp_path / "bare.mat"
+    bare.write_text(text.split("\n", 1)[1])  # the same match without its date
+    assert bg("library", "add", str(bare), "--db", db).stdout.startswith("1 new")
+    with Library(db) as lib:
+        assert lib.matches()["date"].isna().all()
+    assert bg("library", "add", str(COLLECTION / "002.mat"), "--db", db).stdout.startswith("0 new, 0 unchanged, 1 dup")
+    with Library(db) as lib:
+        m = lib.matches()
+    assert len(m) == 1 and str(m["date"][0].date()) == "2026-11-30"

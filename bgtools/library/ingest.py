@@ -209,10 +209,16 @@ def _store_file(store: Store, path: str, st: os.stat_result, sha: str, key: Opti
 
 def _store_match(store: Store, res: FileRead, st: os.stat_result) -> bool:
     """Record the file and (when new) its match in one transaction; True when the match is new."""
+    record = res.record or {}
     with store.engine.begin() as conn:
-        exists = conn.execute(sa.select(matches.c.match_key).where(matches.c.match_key == res.key)).first()
+        exists = conn.execute(sa.select(*(matches.c[k] for k in META_KEYS))
+                              .where(matches.c.match_key == res.key)).first()
         if exists is None:
-            conn.execute(matches.insert().values(**(res.record or {})))
+            conn.execute(matches.insert().values(**record))
+        else:  # metadata the first file lacked and this one has (an .xg's date beside a bare .mat)
+            fill = {k: record[k] for k, old in zip(META_KEYS, exists) if not old and record.get(k)}
+            if fill:
+                conn.execute(matches.update().where(matches.c.match_key == res.key).values(**fill))
         _upsert_file(conn, res.path, st, res.sha256, res.key, "")
     return exists is None
 
