@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from bgtools.library.stats import (STATS_COLUMNS, Comparison, StatsError, bootstrap_pr, compare, pr, rolling_pr,
-                                   stats_table)
+                                   stats_table, format_table)
 from libframes import synthetic
 
 
@@ -155,3 +155,13 @@ def test_rolling_pr(frames):
     assert (r.pr_lo <= r.pr).all() and (r.pr <= r.pr_hi).all() and r.date.is_monotonic_increasing
     with pytest.raises(StatsError):
         rolling_pr(d, 0)
+
+
+def test_format_table(frames):
+    m, d = frames
+    t = stats_table(d, m, by="event", me=True, resamples=200)
+    text = format_table(t).splitlines()
+    assert text[0].split()[:3] == ["group", "matches", "decisions"] and len(text) == 4
+    last = t.iloc[-1]
+    assert text[-1].startswith("all") and f"{last.pr:.2f} [{last.pr_lo:.2f}, {last.pr_hi:.2f}]" in text[-1]
+    assert text[-1].endswith(f"{last.wins}-{last.losses}")

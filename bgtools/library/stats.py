@@ -42,7 +42,7 @@ import pandas as pd
 from bgtools.base.errors import BgtoolsError
 
 __all__ = ["BY", "STATS_COLUMNS", "Comparison", "StatsError", "pr", "bootstrap_pr", "stats_table", "compare",
-           "rolling_pr"]
+           "rolling_pr", "format_table"]
 
 #: the groupings of :func:`stats_table`
 BY = (None, "month", "year", "event", "opponent", "length", "site")
@@ -390,3 +390,31 @@ def rolling_pr(decisions: pd.DataFrame, window: int, *, confidence: float = 0.95
                          "decisions": cnt.to_numpy(int), "pr": 500.0 * mean.to_numpy(),
                          "pr_lo": 500.0 * (mean - half).clip(lower=0.0).to_numpy(),
                          "pr_hi": 500.0 * (mean + half).to_numpy()})
+
+
+def _interval_text(v: float, lo: float, hi: float) -> str:
+    if not np.isfinite(v):
+        return "-"
+    return f"{v:.2f}" + (f" [{lo:.2f}, {hi:.2f}]" if np.isfinite(lo) and np.isfinite(hi) else "")
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """A :func:`stats_table` as aligned text, one line per group: PR with its interval,
+    checker and cube PR, the share of bad and very bad decisions, luck per game, the
+    luck-adjusted result and wins-losses where the table has them."""
+    head = ["group", "matches", "decisions", "PR [95 %]", "checker PR", "cube PR", "bad+ %", "luck/game",
+            "luck-adj", "W-L"]
+    lines = [head]
+    for r in table.to_dict("records"):
+        bad = r["bad_rate"] + r["very_bad_rate"]
+        wl = "" if pd.isna(r["wins"]) else f"{r['wins']}-{r['losses']}"
+        lines.append([str(r["group"]), str(r["matches"]), str(r["decisions"]),
+                      _interval_text(r["pr"], r["pr_lo"], r["pr_hi"]),
+                      _interval_text(r["checker_pr"], r["checker_pr_lo"], r["checker_pr_hi"]),
+                      _interval_text(r["cube_pr"], r["cube_pr_lo"], r["cube_pr_hi"]),
+                      "-" if not np.isfinite(bad) else f"{100 * bad:.1f}",
+                      "-" if not np.isfinite(r["luck_per_game"]) else f"{r['luck_per_game']:+.3f}",
+                      "-" if not np.isfinite(r["luck_adjusted"]) else f"{r['luck_adjusted']:+.3f}", wl])
+    widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
+    return "\n".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+                     .rstrip() for row in lines) + "\n"
