@@ -236,36 +236,7 @@ def stats(
     if as_json or as_csv or rolling is not None:
         _print_table(table, as_json, as_csv)
     else:
-        typer.echo(stats_text(table))
-
-
-def _interval(v: float, lo: float, hi: float) -> str:
-    if v != v:  # NaN: nothing counted
-        return "-"
-    return f"{v:.2f}" + ("" if lo != lo else f" [{lo:.2f}, {hi:.2f}]")
-
-
-def stats_text(table) -> str:
-    """The statistics as a table to read: PR with its interval, checker and cube PR, error
-    rates in %, luck per game, luck-adjusted result per game, wins-losses."""
-    import pandas as pd
-
-    def pct(x: float) -> str:
-        return "-" if x != x else f"{100 * x:.1f}"
-
-    view = pd.DataFrame({
-        "group": table["group"], "matches": table["matches"], "decisions": table["decisions"],
-        "PR [95% interval]": [_interval(*r) for r in zip(table["pr"], table["pr_lo"], table["pr_hi"])],
-        "checker PR": [_interval(*r) for r in zip(table["checker_pr"], table["checker_pr_lo"],
-                                                  table["checker_pr_hi"])],
-        "cube PR": [_interval(*r) for r in zip(table["cube_pr"], table["cube_pr_lo"], table["cube_pr_hi"])],
-        "errors % (?/bad/very bad)": [f"{pct(a)}/{pct(b)}/{pct(c)}" for a, b, c in
-                                      zip(table["doubtful_rate"], table["bad_rate"], table["very_bad_rate"])],
-        "luck/game": table["luck_per_game"].map(lambda x: "-" if x != x else f"{x:+.3f}"),
-        "luck-adj.": table["luck_adjusted"].map(lambda x: "-" if x != x else f"{x:+.3f}"),
-        "W-L": ["-" if pd.isna(w) else f"{w}-{lo}" for w, lo in zip(table["wins"], table["losses"])],
-    })
-    return view.to_string(index=False)
+        typer.echo(st.format_table(table), nl=False)
 
 
 def _print_table(table, as_json: bool, as_csv: bool) -> None:
