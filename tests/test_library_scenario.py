@@ -116,20 +116,25 @@ def test_an_empty_library(tmp_path):
     assert bg("library", "analyse", "--db", db).stdout.startswith("0 analysed")
 
 
-def test_analyse_in_worker_processes_stores_the_same(tmp_path):
+def test_analyse_in_worker_processes_and_on_dask_stores_the_same(tmp_path):
     import pandas as pd
 
     from bgtools.library.api import Library
 
+    distributed = pytest.importorskip("distributed")
     frames = []
-    for jobs in ("1", "2"):
-        db = str(tmp_path / f"lib{jobs}.sqlite")
-        bg("library", "add", str(COLLECTION), "--db", db)
-        assert bg("library", "analyse", "--ply", "0", "--jobs", jobs, "--no-cache", "--db", db).stdout.startswith(
-            "5 analysed")
-        with Library(db) as lib:
-            frames.append(lib.decisions())
-    pd.testing.assert_frame_equal(*frames)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None,
+                                  silence_logs=40) as cluster:
+        for name, extra in (("one", ["--jobs", "1"]), ("two", ["--jobs", "2"]),
+                            ("dask", ["--dask", cluster.scheduler_address])):
+            db = str(tmp_path / f"{name}.sqlite")
+            bg("library", "add", str(COLLECTION), "--db", db)
+            r = bg("library", "analyse", "--ply", "0", "--no-cache", "--db", db, *extra)
+            assert r.stdout.startswith("5 analysed"), r.output
+            with Library(db) as lib:
+                frames.append(lib.decisions())
+    pd.testing.assert_frame_equal(frames[0], frames[1])
+    pd.testing.assert_frame_equal(frames[0], frames[2])
 
 
 def test_metadata_a_first_file_lacks_comes_from_a_copy(tmp_path):
