@@ -74,3 +74,28 @@ def test_analyse_killed_and_resumed(tmp_path):
                                   ref.sort_values(key).reset_index(drop=True))
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)  # nothing left to do
     assert r.returncode == 0 and r.stdout.startswith("0 analysed"), r.stdout
+
+
+def test_two_analyse_runs_at_once_agree(tmp_path):
+    """Two ``library analyse`` runs on one library at the same time (two users of a shared
+    library): each match ends stored once and whole, equal to a single run's."""
+    files = sorted(str(p) for p in SELFPLAY.glob("0*.mat"))[:5]
+    ref_db, db = str(tmp_path / "ref.sqlite"), str(tmp_path / "shared.sqlite")
+    for d in (ref_db, db):
+        with Library(d) as lib:
+            lib.add(files)
+    with Library(ref_db) as lib:
+        lib.analyse(ply=0, use_cache=False)
+        ref = lib.decisions()
+    cmd = [sys.executable, "-m", "bgtools", "library", "analyse", "--ply", "0", "--no-cache", "--db", db]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    runs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in runs]
+    assert all(p.returncode == 0 for p in runs), outs
+    assert _state(db)[0] == len(files)
+    with Library(db) as lib:
+        got = lib.decisions()
+    key = ["match_key", "game", "action_index", "kind"]
+    pd.testing.assert_frame_equal(got.sort_values(key).reset_index(drop=True),
+                                  ref.sort_values(key).reset_index(drop=True))

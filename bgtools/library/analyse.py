@@ -182,9 +182,12 @@ def analyse_library(store: Store, *, settings: AnalysisSettings, jobs: int = 1, 
             report.failed += 1
             report.problems.append(res.error)
         else:
-            store_result(store, res, settings.ply, settings)
-            report.analysed += 1
-            report.decisions += len(res.rows)
+            try:
+                store_result(store, res, settings.ply, settings)
+                report.analysed += 1
+                report.decisions += len(res.rows)
+            except sa.exc.IntegrityError:  # another run sharing the library stored this match meanwhile
+                pass
         if progress:
             progress(1)
     return report
