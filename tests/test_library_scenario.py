@@ -152,3 +152,17 @@ def test_metadata_a_first_file_lacks_comes_from_a_copy(tmp_path):
     with Library(db) as lib:
         m = lib.matches()
     assert len(m) == 1 and str(m["date"][0].date()) == "2026-11-30"
+
+
+def test_a_read_only_library_is_a_one_line_error(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "lib.sqlite"
+    bg("library", "add", str(COLLECTION / "001.mat"), "--db", str(db))
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    url = f"sqlite:///file:{db}?mode=ro&uri=true"
+    assert bg("library", "add", str(COLLECTION / "001.mat"), "--db", url).stdout.startswith("0 new, 1 unchanged")
+    r = bg("library", "add", str(COLLECTION / "002.mat"), "--db", url, code=2)
+    assert r.stderr.startswith("bgtools: error: ") and "readonly" in r.stderr and r.stderr.count("\n") == 1

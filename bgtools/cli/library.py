@@ -37,8 +37,12 @@ def open_library(db: Optional[str]) -> Iterator:
         lib = Library(db)
     except LibraryError as e:
         raise fail(str(e))
+    import sqlalchemy as sa
+
     try:
         yield lib
+    except sa.exc.DBAPIError as e:  # the database went away, is read-only, is full...
+        raise fail(f"{lib.where}: {e.orig}")
     finally:
         lib.close()
 
