@@ -166,3 +166,20 @@ def test_a_read_only_library_is_a_one_line_error(tmp_path):
     assert bg("library", "add", str(COLLECTION / "001.mat"), "--db", url).stdout.startswith("0 new, 1 unchanged")
     r = bg("library", "add", str(COLLECTION / "002.mat"), "--db", url, code=2)
     assert r.stderr.startswith("bgtools: error: ") and "readonly" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_analyse_a_match_whose_file_changed(tmp_path):
+    """The match is read again from a path that still holds it; a file rewritten since it was
+    added is not analysed as the old match (exit 2, the reason on stderr)."""
+    db = str(tmp_path / "lib.sqlite")
+    a, b = tmp_path / "a.mat", tmp_path / "b.mat"
+    shutil.copy(COLLECTION / "match_complete.mat", a)
+    shutil.copy(COLLECTION / "match_complete.mat", b)
+    assert bg("library", "add", str(a), str(b), "--db", db).stdout.startswith("1 new, 0 unchanged, 1 dup")
+    shutil.copy(COLLECTION / "money_session.mat", a)  # a now holds another match; b still this one
+    assert bg("library", "analyse", "--ply", "0", "--no-cache", "--db", db).stdout.startswith("1 analysed")
+    b.unlink()
+    bg("library", "add", str(a), "--db", db)  # a is read again: a new match, now without a file
+    shutil.copy(COLLECTION / "001.mat", a)
+    r = bg("library", "analyse", "--ply", "0", "--no-cache", "--db", db, code=2)
+    assert r.stdout.startswith("0 analysed") and "changed since it was added" in r.stderr
