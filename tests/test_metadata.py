@@ -111,3 +111,12 @@ def test_export_matches_level_columns():
     assert df.date.isna().tolist() == [False, True, False]
     assert df.date.iloc[0] == "2023-11-26" and df.event.iloc[2] == "Sample Club Monthly"
     assert df.rating1.iloc[0] == "1600.00/0" and df.site.isna().iloc[1]
+
+
+def test_gridgammon_ratings_from_the_score_line():
+    text = " 3 point match\n\n Game 1\n Alice,1811 : 0                 Bob,1823.5 : 0\n  1) 31: 8/5 6/5\n"
+    m = read_match(text)
+    assert m.players == ("Alice", "Bob") and m.tags["rating0"] == "1811" and m.tags["rating1"] == "1823.5"
+    tagged = '; [Player 1 Elo "1600.00/0"]\n' + text
+    assert read_match(tagged).tags["rating0"] == "1600.00/0"  # the header tag wins
+    assert "rating0" not in read_match(text.replace(",1811", "")).tags

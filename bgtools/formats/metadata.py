@@ -24,7 +24,8 @@ place      the venue where a file keeps it apart from the site: .mat ``Place``/`
            BGF ``location``.
 rating0/1  player 0's / player 1's rating as written: .mat ``Player 1 Elo``/``Player 2 Elo``
            (given to the side whose name equals the ``Player N`` tag; in file order when neither
-           name matches), SGF ``WR``/``BR``, XG ``elo/experience`` (as XG writes it in .mat,
+           name matches) or else the GridGammon ``name,rating`` of the first score line, SGF
+           ``WR``/``BR``, XG ``elo/experience`` (as XG writes it in .mat,
            ``"1600.00/0"``), BGF ``ratingGreen``/``ratingRed`` when not 0.
 =========  ===================================================================================
 
@@ -115,8 +116,11 @@ def _first(tags: Mapping[str, str], *keys: str) -> str:
     return ""
 
 
-def mat_standard(tags: Mapping[str, str], players: tuple[str, str]) -> dict[str, str]:
-    """The standard keys of a ``.mat`` header (see the module docstring)."""
+def mat_standard(tags: Mapping[str, str], players: tuple[str, str],
+                 line_ratings: tuple[str, str] = ("", "")) -> dict[str, str]:
+    """The standard keys of a ``.mat`` header (see the module docstring); ``line_ratings``
+    are the GridGammon ratings written after the names of the first score line
+    (``Alice,1811 : 0``), used where no ``Player N Elo`` tag gives one."""
     std = {"date": iso_date(_first(tags, "EventDate", "Date")),
            "time": iso_time(_first(tags, "EventTime", "Time")),
            "event": _first(tags, "Event"), "round": _first(tags, "Round"),
@@ -134,6 +138,9 @@ def mat_standard(tags: Mapping[str, str], players: tuple[str, str]) -> dict[str,
         else:
             side = i
         std[f"rating{side}"] = elo
+    for side in (0, 1):
+        if not std.get(f"rating{side}") and line_ratings[side]:
+            std[f"rating{side}"] = line_ratings[side]
     return {k: v for k, v in std.items() if v}
 
 
