@@ -14,12 +14,7 @@ import pytest
 
 from bgtools.library.catalogue import (CHECKER_TYPE, CUBE_ERROR_TYPES, CatalogueError, cube_error_type,
                                        error_catalogue, write_catalogue)
-from libframes import DECISION_COLUMNS
-
-DOUBLE_POS = ("4HPiAVBsVvABIQ", "cAngAAAAAAAE")  # game 1, action 6 of 7point.mat: a double
-ROLLS = [("4HPwATDgc/ABMA", "cAnqAAAAAAAE", "42", "8/4 6/4", "24/22 24/20"),
-         ("mGfwATDgc/ABMA", "MIHpAAAAAAAE", "32", "24/22 13/10", "13/11 13/10"),
-         ("4HPiASSYZ/ABMA", "cAnuAAAAAAAE", "43", "24/20 6/3*", "24/21 24/20")]
+from libframes import ROLLS, catalogue_frame as frame
 
 
 def cube_row(played: str, nd: float, dt: float, dp: float, response: str = "") -> dict:
@@ -72,42 +67,6 @@ def test_type_agrees_with_played_against_best():
             assert (t == "") == right, (played, nd, dt, dp, t)
         for played in ("take", "pass"):
             assert (cube_error_type(cube_row(played, nd, dt, dp)) == "") == (played == response)
-
-
-def frame() -> pd.DataFrame:
-    """Seven decisions: three checker errors, one repeated in another file; a missed double, a
-    wrong take; a small error and a correct play."""
-    rows = []
-
-    def add(**kw):
-        base = {c: None for c in DECISION_COLUMNS}
-        base.update(match_key="k1", file="a.mat", game=1, move_number=1, action_index=0, side=0, player="Me",
-                    me=True, phase="contact", forced=False, counted=True, dice="", mwc_loss=np.nan,
-                    luck=np.nan, cube_nd=np.nan, cube_dt=np.nan, cube_dp=np.nan, cube_action="",
-                    cube_response="", ply=0, tags="", date=pd.Timestamp("2025-01-02"))
-        base.update(kw)
-        base["error"] = ("very bad" if base["equity_loss"] > 0.12 else "bad" if base["equity_loss"] > 0.06
-                         else "doubtful" if base["equity_loss"] > 0.03 else "none")
-        rows.append(base)
-
-    for i, (pid, mid, dice, played, best) in enumerate(ROLLS):
-        add(kind="checker", position_id=pid, match_id=mid, dice=dice, played=played, best=best,
-            equity_loss=(0.10, 0.15, 0.20)[i], game=1, move_number=i + 1, action_index=i,
-            tags="on_roll:holding,hit" if i == 2 else "opponent:priming", phase="race" if i == 1 else "contact")
-    pid, mid, dice, played, best = ROLLS[0]
-    add(kind="checker", position_id=pid, match_id=mid, dice=dice, played=played, best=best, equity_loss=0.09,
-        file="b.xg", match_key="k2", game=3, move_number=1)  # the same position in another match
-    add(kind="cube", position_id=DOUBLE_POS[0], match_id=DOUBLE_POS[1], played="no double", best="double",
-        equity_loss=0.3, cube_nd=0.5, cube_dt=0.8, cube_dp=1.0, cube_action="double", cube_response="take",
-        game=1, move_number=4, tags="on_roll:blitz")
-    add(kind="cube", position_id=DOUBLE_POS[0], match_id="cBHgAAAAAAAE", played="take", best="pass",
-        equity_loss=0.11, cube_nd=0.6, cube_dt=1.3, cube_dp=1.0, cube_action="double", cube_response="pass",
-        game=1, move_number=4, action_index=7, side=1, player="Opp", me=False)
-    add(kind="checker", position_id=ROLLS[1][0], match_id=ROLLS[1][1], dice="32", played=ROLLS[1][3],
-        best=ROLLS[1][3], equity_loss=0.0, game=2)
-    add(kind="checker", position_id=ROLLS[2][0], match_id=ROLLS[2][1], dice="43", played=ROLLS[2][3],
-        best=ROLLS[2][4], equity_loss=0.05, game=2)
-    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
 
 
 def test_catalogue_merges_and_sorts():

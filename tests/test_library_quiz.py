@@ -12,7 +12,7 @@ import pytest
 
 from bgtools.library.catalogue import error_catalogue
 from bgtools.library.quiz import DECK_ID, MODEL_ID, QuizError, write_deck
-from test_library_catalogue import frame
+from libframes import catalogue_frame as frame
 
 
 def notes(apkg, tmp_path) -> list[list[str]]:

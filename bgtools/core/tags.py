@@ -26,8 +26,7 @@ The plans below need contact (and a side that is not bearing off):
     or on one of the side's points below the prime: it has the prime still to pass).
 ``blitz``
     the side holds three or more of its home-board points, the opponent has a checker on the
-    bar or a blot in the side's home board, and no anchor there (the side is attacking; an
-    anchor ends a blitz).
+    bar and no anchor in the side's home board (the side is attacking; an anchor ends a blitz).
 ``containment``
     one or two opposing checkers are still back (on the bar or on the side's 1- to 12-points)
     and the side holds four or more of its 2- to 11-points (it is keeping them in).
@@ -145,7 +144,7 @@ def side_plans(side: Sequence[int], other: Sequence[int], contact: bool) -> tupl
     length, low = _run(held)
     if length >= 4 and (o_bar or o_any & ((1 << (low - 1)) - 1)):
         out.append("priming")
-    if _count(held, 1, 6) >= 3 and (o_bar or o_blots & 0x3F) and not o_held & 0x3F:
+    if _count(held, 1, 6) >= 3 and o_bar and not o_held & 0x3F:
         out.append("blitz")
     back = o_bar + sum(other[12:24])  # the other's 13- to 24-points are this side's 12..1
     if 1 <= back <= 2 and _count(held, 2, 11) >= 4:
