@@ -68,6 +68,7 @@ _LAZY = {
     "cubeful_equity": "engine.cube",
     "CubeDecision": "engine.cube",
     "CubeInfo": "engine.cube",
+    "Library": "library.api",
 }
 
 __all__ = [

@@ -15,7 +15,8 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "bgtools"
 
 #: bottom to top; docs/architecture.md draws the same order
-LAYERS = ("base", "core", "model", "formats", "engine", "training", "rollouts", "analysis", "export", "cli")
+LAYERS = ("base", "core", "model", "formats", "engine", "training", "rollouts", "analysis", "export", "library",
+          "cli")
 DATA_PACKAGES = ("data",)
 
 

@@ -32,11 +32,13 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
+from bgtools.formats.metadata import STANDARD_KEYS
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchWarning
 from bgtools.model.replay import replay_game
 from bgtools.core.position import PositionClass
+from bgtools.core.tags import tags_for_step
 
 __all__ = [
     "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "read_csv", "left_out",
@@ -121,6 +123,9 @@ MOVE_COLUMNS = (
     _C("file_luck", "Float64", "rolls only: the file's luck of the roll for the acting player"),
     _C("file_eval_level", "string", "how the file's program evaluated the decision (`3-ply`, `XG Roller++`, "
                                     "`rollout`, `book`)"),
+    _C("tags", "string", "position tags (bgtools.core.tags): game plans of the position before the action "
+                         "(`on_roll:priming`, `opponent:holding`, ...) then, for a roll, what the turn did "
+                         "(`hit`, `closeout`, `anchor-made`, ...), comma-separated"),
 )
 GAME_COLUMNS = (
     _C("row_key", "string", "`<file>:<game_no>`, unique per row"),
@@ -155,6 +160,14 @@ MATCH_COLUMNS = (
     _C("score1", "int32", "second player's final score"),
     _C("winner", "category", "name of the player who reached the match length (empty otherwise)"),
     _C("errors", "int32", "errors found in the file"),
+    _C("date", "string", "date of the match, ISO `YYYY-MM-DD` (.mat EventDate, SGF DT, XG and BGBlitz headers)"),
+    _C("time", "string", "time of day, `HH:MM[:SS]` (.mat EventTime, XG header)"),
+    _C("event", "string", "event (.mat Event, SGF EV, XG, BGBlitz)"),
+    _C("round", "string", "round (.mat Round, SGF RO, XG, BGBlitz)"),
+    _C("place", "string", "venue, where the file keeps it apart from the site (.mat Place, BGBlitz location)"),
+    _C("site", "string", "server or venue (.mat Site, SGF PC, XG location, BGBlitz site)"),
+    _C("rating0", "string", "first player's rating as written (.mat Player N Elo, SGF WR, XG, BGBlitz)"),
+    _C("rating1", "string", "second player's rating as written (.mat Player N Elo, SGF BR, XG, BGBlitz)"),
 )
 COLUMNS: dict[str, tuple[Column, ...]] = {"moves": MOVE_COLUMNS, "games": GAME_COLUMNS, "matches": MATCH_COLUMNS}
 
@@ -193,6 +206,11 @@ def _name(s: str) -> Optional[str]:
     return s if s else None
 
 
+def _text(v) -> Optional[str]:
+    """A metadata value as one line of text; None when absent or empty."""
+    return _name(str(v)) if v is not None else None
+
+
 def _label(m: Match, match_no: int) -> str:
     return m.source or f"<match {match_no}>"
 
@@ -206,6 +224,7 @@ def left_out(g: Game, keep_bad: bool) -> bool:
 def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     """Append the moves rows of ``m`` to the column lists in ``out``; returns the row count."""
     want_ids = [k for k in _IDS if k in out]
+    want_tags = "tags" in out
     file = _label(m, match_no)
     names = (_name(m.players[0]), _name(m.players[1]))
     length = m.length
@@ -268,6 +287,7 @@ def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
             else:
                 row += [None, None, None, None]
             row += _file_figures(a)
+            row.append((tags_for_step(st) or None) if want_tags and not broken else None)
             rows.append(row)
             if kind == "roll" and a.status == "illegal":
                 broken = True
@@ -338,7 +358,8 @@ def _match_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     if m.length > 0 and max(s0, s1) >= m.length:
         winner = names[0] if s0 > s1 else names[1]
     _append(out, [[file, file, match_no, m.format or None, names[0], names[1], m.length, len(m.games),
-                   m.plays, m.doubles, s0, s1, winner, len(m.errors)]], MATCH_COLUMNS)
+                   m.plays, m.doubles, s0, s1, winner, len(m.errors)]
+                  + [_text(m.tags.get(k)) for k in STANDARD_KEYS]], MATCH_COLUMNS)
     return 1
 
 

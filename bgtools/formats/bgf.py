@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from bgtools.formats.metadata import iso_date, with_standard
 from bgtools.formats.smile import SmileError, loads
 from bgtools.formats.xg import TruncatedStream, inflate_bounded
 from bgtools.model.fileanalysis import Candidate, FileAnalysis
@@ -192,6 +193,11 @@ def _game(gd: dict, number: int, file: str, budget: list[int]) -> tuple[Game, Op
     return Game(number, score, tuple(actions)), problem
 
 
+def _rating(value: Any) -> str:
+    """A BGBlitz rating as written; ``""`` for none (BGBlitz writes 0)."""
+    return "" if value in (None, "", 0, 0.0) else str(value)
+
+
 def parse_bgf(data: bytes, file: str = "", strict: bool = False) -> Match:
     """Read a BGBlitz ``.bgf`` file's bytes into a :class:`Match` (not yet replayed)."""
     try:
@@ -225,6 +231,9 @@ def parse_bgf(data: bytes, file: str = "", strict: bool = False) -> Match:
     tags = {k: str(tree[t]) for k, t in (("Event", "event"), ("Place", "location"), ("Round", "round"),
                                           ("Site", "site"), ("Date", "date"), ("Match ID", "extMatchID"))
             if tree.get(t)}
+    std = {"date": iso_date(str(tree.get("date") or "")), "event": tags.get("Event"), "round": tags.get("Round"),
+           "site": tags.get("Site") or tags.get("Place"), "place": tags.get("Place"),
+           "rating0": _rating(tree.get("ratingGreen")), "rating1": _rating(tree.get("ratingRed"))}
     return Match(players, max(0, length), tuple(games), bool(tree.get("useCrawford", True)),
-                 bool(tree.get("useJacoby", False)), bool(tree.get("useBeaver", False)), tags=tags,
+                 bool(tree.get("useJacoby", False)), bool(tree.get("useBeaver", False)), tags=with_standard(tags, std),
                  source=file, format="bgf", file_errors=problems)

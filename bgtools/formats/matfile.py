@@ -25,6 +25,7 @@ from typing import Optional
 from bgtools.base.collector import gc_paused
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position, PositionError
+from bgtools.formats.metadata import mat_header_tags, mat_standard, with_standard
 from bgtools.formats.matgrammar import build_parser, grammar_text, mat_parser, parse_lines
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
@@ -49,15 +50,20 @@ def mat_lines(text: str) -> list[str]:
 
 def _name(raw: str) -> str:
     """The player's name of a ``name : score`` pair, without a GridGammon ``,rating``."""
+    return _name_rating(raw)[0]
+
+
+def _name_rating(raw: str) -> tuple[str, str]:
+    """(name, GridGammon ``,rating`` as written or "") of a ``name : score`` pair."""
     name = raw[: raw.rindex(":")].strip()
     head, comma, rating = name.rpartition(",")
     if comma and head.strip():
         try:
             if float(rating) > 0:  # gnubg strips it only when a positive number follows
-                name = head.rstrip()
+                return head.rstrip(), rating.strip()
         except ValueError:
             pass
-    return name
+    return name, ""
 
 
 def _score(raw: str) -> int:
@@ -171,6 +177,7 @@ class _Reader:
         self.games: list[Game] = []
         self.cur: Optional[dict] = None
         self.beavers = False  # a beaver cell read
+        self.line_ratings = ("", "")  # GridGammon ratings after the names of the first score line
 
     def error(self, lineno: int, col: int, msg: str, move: int = 0) -> None:
         cur = self.cur
@@ -264,9 +271,11 @@ class _Reader:
     def score_line(self, lineno: int, data) -> None:
         n0, n1, _ = data
         cur = self.cur
-        names = (_name(n0), _name(n1))
+        (name0, rating0), (name1, rating1) = _name_rating(n0), _name_rating(n1)
+        names = (name0, name1)
         if self.players is None:
             self.players = names
+            self.line_ratings = (rating0, rating1)
         elif names != self.players:
             self.error(lineno, 0, f"players {names[0]!r} and {names[1]!r} differ from the first game's "
                                   f"{self.players[0]!r} and {self.players[1]!r}")
@@ -283,8 +292,9 @@ class _Reader:
         crawford = lower.get("crawford", "on") != "off"
         jacoby = length == 0 and lower.get("jacoby", "off") == "on"
         beavers = (length == 0 and lower.get("beaver", "off") == "on") or self.beavers
-        return Match(self.players or ("", ""), length, tuple(games), crawford=crawford, jacoby=jacoby,
-                     beavers=beavers, tags=tags, source=self.file, format="mat", file_errors=self.file_errors)
+        players = self.players or ("", "")
+        return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby,
+                     beavers=beavers, tags=with_standard(tags, mat_standard(tags, players, self.line_ratings)), source=self.file, format="mat", file_errors=self.file_errors)
 
 
 def parse_mat(text: str, file: str = "", strict: bool = False, parser=None) -> Match:
@@ -348,7 +358,7 @@ def _roll_cell(a: Roll, pos: Optional[Position]) -> tuple[str, Optional[Position
 def format_mat(match: Match) -> str:
     """The match as gnubg 1.07 writes it (``export match mat``), keeping written dice order."""
     out = []
-    for k, v in match.tags.items():
+    for k, v in mat_header_tags(match.tags):
         out.append(f'; [{k} "{v}"]')
     if match.length == 0 and match.jacoby and "Jacoby" not in match.tags:
         out.append('; [Jacoby "On"]')

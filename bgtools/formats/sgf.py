@@ -23,6 +23,7 @@ import re
 from typing import Any, Optional
 
 from bgtools.base.version import __version__
+from bgtools.formats.metadata import sgf_root_properties, sgf_standard, with_standard
 from bgtools.model.fileanalysis import error_class
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
@@ -183,7 +184,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
             score, number = (0, 0), gi + 1
         if gi == 0 or players == ("", ""):
             players = (root.get("PW", [""])[0], root.get("PB", [""])[0])
-            root_tags = {k: v[0] for k, v in root.items() if k in ("EV", "RO", "PC", "DT", "AN", "GC", "WR", "BR")}
+            root_tags = {k: v[0] for k, v in root.items() if k in ("EV", "RO", "PC", "DT", "AN", "GC", "WR", "BR", "GN")}
         rules: set[str] = set()
         for v in root.get("RU", []):
             rules.update(x.strip() for x in v.split(":"))
@@ -300,7 +301,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
                           notes=tuple(notes), initial_cube=initial_cube))
     return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby and length == 0,
                  beavers=any(isinstance(a, Beaver) for g in games for a in g.actions),
-                 tags=root_tags, source=file, format="sgf", file_errors=file_errors)
+                 tags=with_standard(root_tags, sgf_standard(root_tags)), source=file, format="sgf", file_errors=file_errors)
 
 
 def _resign_points(g: Game) -> bool:
@@ -325,6 +326,8 @@ def format_sgf(match: Match) -> str:
             root.append(f"RU[{':'.join(rules)}]")
         if g.initial_cube != 1:
             root.append(f"CV[{g.initial_cube}]")  # automatic doubles, as gnubg writes them
+        if gi == 0:
+            root += [f"{k}[{_escape(v)}]" for k, v in sgf_root_properties(match.tags) if k not in g.props]
         if g.result is not None:
             root.append(f"RE[{'WB'[g.result.winner]}+{g.result.points}{'R' if g.result.how == 'resign' else ''}]")
         skip = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "RU", "RE", "_setup", "W", "B"}

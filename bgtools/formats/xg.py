@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgtools.base.errors import BgtoolsError
+from bgtools.formats.metadata import delphi_datetime, with_standard
 from bgtools.model.fileanalysis import Candidate, FileAnalysis
 from bgtools.model.game import Action, Beaver, Double, Drop, Game, Resign, Roll, Take, Win
 from bgtools.model.match import Match
@@ -341,9 +342,13 @@ def _match_header(rec: bytes) -> tuple[dict, int]:
     if version >= 30:
         tags["Transcriber"] = _utf16(rec[1960:2218])
     length = _R("<i").unpack_from(rec, 92)[0]
+    elo1, elo2, exp1, exp2, days = _R("<ddiid").unpack_from(rec, 104)
+    date, time = delphi_datetime(days)
+    std = {"date": date, "time": time, "event": tags["Event"], "round": tags["Round"], "site": tags["Place"],
+           "rating0": f"{elo1:.2f}/{exp1}", "rating1": f"{elo2:.2f}/{exp2}"}
     head = {"players": (p1, p2), "length": 0 if length >= 99999 else length, "crawford": bool(rec[100]),
             "jacoby": bool(rec[101]), "beavers": bool(rec[102]),
-            "tags": {k: v for k, v in tags.items() if v} | {"XG version": str(version)}}
+            "tags": with_standard({k: v for k, v in tags.items() if v} | {"XG version": str(version)}, std)}
     return head, version
 
 
