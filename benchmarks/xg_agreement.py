@@ -35,6 +35,7 @@ applies the same rules to bgtools' own equities and losses.  A reconstruction, w
 0.65 PR of what XG shows on the six player-sides checked in that reader.
 
     python benchmarks/xg_agreement.py [--ply 2] [--jobs 2] [--files F.xg ...] [--top 15] [--json rows.jsonl]
+                                      [--no-cube-lookahead]
 
 Default files: every ``*.xg`` under ``../shared/realmatches/`` (the copies in
 ``tests/data/matches/realmatches`` when it is absent).
@@ -353,16 +354,16 @@ def default_files() -> list[Path]:
     return sorted(base.rglob("*.xg"))
 
 
-def analyse_one(job: tuple[str, int]) -> dict:
-    from bgtools.analysis import analyse_match
+def analyse_one(job: tuple[str, int, bool]) -> dict:
+    from bgtools.analysis import AnalysisSettings, analyse_match
     from bgtools.formats import read_match
 
-    path, ply = job
+    path, ply, lookahead = job
     m = read_match(path)
-    t = time.perf_counter()
-    a = analyse_match(m, ply=ply, cache=None, label=path)
+    t = time.process_time()
+    a = analyse_match(m, settings=AnalysisSettings(ply=ply, cube_lookahead=lookahead), cache=None, label=path)
     r = file_result(m, a)
-    r["seconds"] = time.perf_counter() - t
+    r["seconds"] = time.process_time() - t
     return r
 
 
@@ -374,6 +375,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--ply", type=int, default=2, choices=(0, 1, 2, 3))
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--top", type=int, default=15, help="largest disagreements shown")
+    ap.add_argument("--no-cube-lookahead", action="store_true",
+                    help="cube decisions from the formula on the ply's cubeless probabilities only")
     ap.add_argument("--json", help="write every row (checker, cube, players) as JSON lines to this file")
     args = ap.parse_args(argv)
     files = [Path(f) for f in args.files] if args.files else default_files()
@@ -381,9 +384,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("no .xg files", file=sys.stderr)
         return 2
     t = time.perf_counter()
-    results = list(ordered_map(analyse_one, [(str(f), args.ply) for f in files], jobs=args.jobs))
-    print(f"# python benchmarks/xg_agreement.py --ply {args.ply} --jobs {args.jobs}: {len(files)} files, "
-          f"{time.perf_counter() - t:.0f} s wall ({sum(r['seconds'] for r in results):.0f} s of analysis)")
+    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead) for f in files], jobs=args.jobs))
+    flags = " --no-cube-lookahead" if args.no_cube_lookahead else ""
+    print(f"# python benchmarks/xg_agreement.py --ply {args.ply}{flags} --jobs {args.jobs}: {len(files)} files, "
+          f"{time.perf_counter() - t:.0f} s wall ({sum(r['seconds'] for r in results):.0f} CPU s of analysis)")
     print("\n".join(report(results, args.top)))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
