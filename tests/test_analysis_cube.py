@@ -39,7 +39,7 @@ def test_without_the_lookahead_the_formula_on_2_ply_probabilities():
 
 
 def test_a_clear_decision_keeps_the_formula():
-    gid = "4HPwATDgc/ABMA:MAGgAAAAAAAE"  # after an opening 31 (8/5 6/5), 5-point match, 0-0
+    gid = "4HPwATDgc/ABMA:MAGgAAAAAAAE"  # the starting position, 5-point match, 0-0
     pos, st, ca = _analyse(gid, True)
     f = cube_advice(ca.probs, CubeInfo.from_state(st), x=cube_efficiency(pos))
     assert (ca.nd, ca.dt, ca.dp) == pytest.approx((f.no_double, f.double_take, f.double_pass), abs=1e-9)
