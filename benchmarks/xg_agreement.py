@@ -49,6 +49,7 @@ import math
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -150,10 +151,13 @@ def checker_rows(match, analysis) -> list[dict]:
         gap = eqs[0] - max(eqs[1:])
         k = next((i for i, b in enumerate(xg) if b is not None and b == ours), None)
         xg_best = d.candidates[0].move if k == 0 else _notation(pos, d.dice, xg[0])
+        # the depth bgtools valued XG's first play at (-1: not among the candidates it kept)
+        xg_depth = next((c.ply for c in d.candidates if _after(pos, c.steps) == xg[0]), -1)
         rows.append({"file": analysis.source, "row_key": d.row_key, "id": f"{d.position_id}:{d.match_id}",
                      "dice": d.dice, "player": d.player, "money": match.length == 0, "same": k == 0,
                      "gap": gap, "bucket": gap_bucket(gap), "xg_best": xg_best, "ours": d.candidates[0].move,
-                     "xg_cost": None if k is None else max(0.0, eqs[0] - eqs[k]), "xg_level": an.level})
+                     "xg_cost": None if k is None else max(0.0, eqs[0] - eqs[k]), "xg_level": an.level,
+                     "xg_best_depth": xg_depth})
     return rows
 
 
@@ -319,6 +323,9 @@ def report(results: Sequence[dict], top: int) -> list[str]:
         lines.append(f"    XG gap {name:>10}: {_pct(k, n)}")
     lines.append(f"advice PR by XG: {_f(c['advice_pr'])} (over {c['listed']} plays where XG lists ours; "
                  f"{c['plays'] - c['listed']} not listed)")
+    depth = Counter(r["xg_best_depth"] for r in rows if not r["same"])
+    lines.append("    where the best plays differ, bgtools valued XG's at depth: "
+                 + ", ".join(f"{'not kept' if k < 0 else f'{k}-ply'} {v}" for k, v in sorted(depth.items())))
     q = cube_summary(cubes)
     for kind in ("all", "money", "match"):
         s = q[kind]
