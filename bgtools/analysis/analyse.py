@@ -16,7 +16,9 @@
   (one legal play or none) are not decisions.
 * **Error classes** (gnubg 1.07 defaults): loss > 0.03 doubtful, > 0.06 bad, > 0.12 very bad.
 * **Cube**: at every turn where the player on roll could double, and at every double
-  and answer, the no double / double-take / double-pass values give the proper action;
+  and answer, the no double / double-take / double-pass values give the proper action
+  (the cube formula on the ply's cubeless probabilities; at ply >= 2, where the decision is
+  close, the 2-ply cubeful lookahead that ``bgtools eval`` uses);
   the loss of the action taken assumes correct play by the other side.  A cube decision
   counts in the error rates when a double was made or doubling was within
   ``close_cube`` (0.16) of not doubling, or too good.
@@ -42,6 +44,7 @@ import numpy as np
 
 from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis, Decision, GameSummary,
                                       MatchAnalysis, PlayerSummary, error_class, luck_class, PHASES)
+from bgtools.engine.assess import CUBE_MAX_PLY
 from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
 from bgtools.engine.met import mwc_after
 
@@ -84,6 +87,9 @@ def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post
 
 
 _OPP_OWNER = (0, 2, 1)
+#: cube decisions whose formula values (normalised) have two of ND, DT, DP closer than this
+#: are valued by the cubeful lookahead (``AnalysisSettings.cube_lookahead``)
+LOOKAHEAD_WINDOW = 0.2
 
 
 class _Ctx:
@@ -123,6 +129,7 @@ class _Analyser:
         self._out = np.zeros(4, np.float64)
         self.ev_name = evaluator_setting(self.ev)
         self._memo: dict[tuple[int, bytes], np.ndarray] = {}
+        self._search: Optional[Any] = None  # the cube lookahead, made when first needed
 
     # -- evaluation with the cache --------------------------------------------------
     def eval_boards(self, boards: np.ndarray, ply: int) -> np.ndarray:
@@ -184,7 +191,12 @@ class _Analyser:
         return norm, raw
 
     def cube_analysis(self, position, c: _Ctx) -> Optional[CubeAnalysis]:
-        """The decision of the player on roll before his roll; None when he cannot double."""
+        """The decision of the player on roll before his roll; None when he cannot double.
+
+        The cube formula on the analysis ply's cubeless probabilities screens it; where two of
+        ND, DT, DP come within :data:`LOOKAHEAD_WINDOW` and ``settings.cube_lookahead`` (ply >= 2)
+        the values are those of the 2-ply cubeful lookahead
+        (:class:`~bgtools.engine.cubesearch.CubeSearch`: what ``bgtools eval`` gives)."""
         cube = self._cube
         board = position.to_array()
         p = self.eval_boards(board[None], self.s.ply)[0]
@@ -195,15 +207,36 @@ class _Analyser:
         if code == cube.UNAVAILABLE:
             return None
         nd, dt, dp = (float(v) for v in self._out[:3])
+        ply = self.s.ply
+        if self.s.cube_lookahead and ply >= 2:
+            n = [self.to_norm(v, c) for v in (nd, dt, dp)]
+            if min(abs(n[0] - min(n[1], n[2])), abs(n[0] - n[2]), abs(n[1] - n[2])) < LOOKAHEAD_WINDOW:
+                ply = min(ply, CUBE_MAX_PLY)
+                nd, dt = self.lookahead(board, c, ply)
+                # the action as cube_values names it
+                code = cube.DOUBLE if min(dt, dp) > nd else (cube.TOO_GOOD if nd >= dp and dt > dp
+                                                              else cube.NO_DOUBLE)
         mwc = None if c.money else (nd, dt, dp)
         # the answer that leaves the doubler least: a beaver (money, allowed) where the
         # double/take is worth less than nothing to him
         response = "beaver" if c.beavers and dt < 0.0 else ("take" if dt <= dp else "pass")
         ca = CubeAnalysis(tuple(float(v) for v in p), self.to_norm(nd, c), self.to_norm(dt, c),
-                          self.to_norm(dp, c), cube.ACTIONS[code], response, mwc, self.s.ply)
+                          self.to_norm(dp, c), cube.ACTIONS[code], response, mwc, ply)
         if code == cube.DOUBLE and ca.doubled <= ca.nd:  # a beaver makes doubling wrong
             ca = replace(ca, action=cube.ACTIONS[cube.NO_DOUBLE])
         return ca
+
+    def lookahead(self, board: np.ndarray, c: _Ctx, ply: int) -> tuple[float, float]:
+        """No double and double/take (points or MWC, as :func:`cube_values`) of the cubeful
+        lookahead at ``ply``."""
+        from bgtools.engine.cube import CubeInfo
+        from bgtools.engine.cubesearch import CubeSearch
+
+        if self._search is None:
+            self._search = CubeSearch(self.ev, self.met)
+        info = CubeInfo(c.cube, c.owner, (0, 0) if c.money else (c.am, c.ao), c.crawford, c.jacoby, c.beavers)
+        b = np.ascontiguousarray(board, np.int8).reshape(1, 2, 25)
+        return (float(self._search.no_double(b, info, ply)[0]), float(self._search.double_take(b, info, ply)[0]))
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:

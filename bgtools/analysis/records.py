@@ -81,6 +81,9 @@ class AnalysisSettings:
     cube: bool = True
     luck_ply: int = 0
     close_cube: float = 0.16
+    #: at ply >= 2, close cube decisions are valued by the cubeful lookahead (as ``eval``), not
+    #: by the cube formula on the ply's cubeless probabilities (see ``analysis.analyse``)
+    cube_lookahead: bool = True
     max_candidates: int = 8
     #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
     #: (:mod:`bgtools.engine.prune`); False: the full net values every reply

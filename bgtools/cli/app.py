@@ -1,7 +1,7 @@
 """The ``bgtools`` command line: the Typer app and its commands, one module per group.
 
 Each command (``positions``: show, moves, board; ``matches``: check, convert, export;
-``engine``: eval, hint, bearoff; ``rollout``; ``analysis``: annotate, report; ``train``;
+``engine``: eval, hint, bearoff; ``rollout``; ``analysis``: annotate, report; ``scoremap``; ``train``;
 ``library``: library add/me/analyse, stats, errors)
 parses its options and calls the library.  Exit codes: 0 success, 1 the input was read
 but has errors (e.g. illegal moves in a match file), 2 bad usage or unreadable input (bad
@@ -20,7 +20,7 @@ from typer.core import TyperCommand, TyperGroup
 from typing_extensions import Annotated
 
 from bgtools.base.version import __version__
-from bgtools.cli import analysis, engine, library, matches, positions, rollout, train
+from bgtools.cli import analysis, engine, library, matches, positions, rollout, scoremap, train
 from bgtools.cli.common import fail, one_line_warnings
 
 __all__ = ["app", "fail", "main"]
@@ -142,8 +142,8 @@ def main_options(
 for _name, _fn in (("show", positions.show), ("moves", positions.moves), ("board", positions.board),
                    ("check", matches.check), ("convert", matches.convert), ("export", matches.export),
                    ("eval", engine.eval_cmd), ("hint", engine.hint), ("rollout", rollout.rollout),
-                   ("annotate", analysis.annotate), ("report", analysis.report), ("stats", library.stats),
-                   ("errors", library.errors)):
+                   ("annotate", analysis.annotate), ("report", analysis.report), ("scoremap", scoremap.scoremap),
+                   ("stats", library.stats), ("errors", library.errors)):
     app.command(_name, cls=Command)(_fn)
 engine.bearoff_app.registered_commands[0].cls = Command
 app.add_typer(engine.bearoff_app, name="bearoff", cls=Group)

@@ -90,10 +90,12 @@ def hint(
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
     jacoby: Annotated[Optional[bool], typer.Option("--jacoby/--no-jacoby", help=JACOBY_HELP)] = None,
     beavers: Annotated[Optional[bool], typer.Option("--beavers/--no-beavers", help=BEAVERS_HELP)] = None,
+    rolls: Annotated[bool, typer.Option("--rolls", help="The best play and its equity for each of the 21 rolls "
+                                        "(ranked as for one roll), with its margin over the second best.")] = False,
 ) -> None:
     """Rank the legal plays of a roll best first (money: cubeless equity; at a match score: cubeful equity at
     that score), with the difference to the best;
-    with no dice (and none in the ID), the cube decision before the roll."""
+    with no dice (and none in the ID), the cube decision before the roll; with --rolls, the best play of every roll."""
     from bgtools.core.matchstate import parse_any_id
 
     check_ply(ply)
@@ -107,6 +109,11 @@ def hint(
         if len(parts) not in (1, 2):
             raise ValueError(f"expected 'ID DICE', got {' '.join(parts)!r}")
         pos, ms = parse_any_id(parts[0])
+        if rolls:
+            if len(parts) == 2:
+                raise ValueError("--rolls shows every roll: give no dice")
+            _print_rolls(parts[0], pos, ms, ply, ev, as_json)
+            return
         rolled = parse_dice(parts[1]) if len(parts) == 2 else _rolled(ms)
         if rolled is None:  # before the roll: the question is the cube
             from bgtools.engine.assess import assess_position
@@ -143,6 +150,27 @@ def hint(
 
     if run_lines(input_items(input, [id] + ([dice] if dice is not None else [])), handle):
         raise typer.Exit(EXIT_USAGE)
+
+
+def _print_rolls(label: str, pos, ms, ply: int, ev, as_json: bool) -> None:
+    from bgtools.engine.scoreplay import best_play_per_roll
+
+    rows = best_play_per_roll(pos, None if ms is None or ms.is_money else ms, ply, ev)
+    equity_at = "money, cubeless" if ms is None or ms.is_money else (
+        f"{ms.match_length}-point match, {ms.away[ms.player_on_roll]}-away {ms.away[1 - ms.player_on_roll]}-away")
+    if as_json:
+        typer.echo(jsonout.dumps({"id": label, "evaluator": f"{ev.name} {ev.version}", "equity_at": equity_at,
+                                  "ply": ply, "rolls": [r.to_dict() for r in rows]}))
+        return
+    typer.echo(f"{label}  best play of each roll, {ply}-ply  ({ev.name} {ev.version}; equity: {equity_at})")
+    typer.echo(f"  roll  {'best play':<28} {'equity':>8} {'margin':>8}  plays")
+    for r in rows:
+        d = f"{r.dice[0]}{r.dice[1]}"
+        if r.best is None:
+            typer.echo(f"  {d:>4}  {'(no legal play)':<28}")
+            continue
+        margin = f"{r.margin:+.4f}" if r.margin is not None else "-"
+        typer.echo(f"  {d:>4}  {r.best.play.notation():<28} {r.best.equity:+.4f} {margin:>8}  {r.plays:5d}")
 
 
 bearoff_app = typer.Typer(help="Bear-off databases.", no_args_is_help=True)

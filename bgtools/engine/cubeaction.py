@@ -48,7 +48,7 @@ def proper_action(nd: float, dt: float, dp: float, *, win_gammon: bool, match: b
     dbl = "double" if centred else "redouble"
     Dbl = dbl.capitalize()
     tied = abs(dt - nd) <= TIE
-    if dt >= nd and dp >= nd:  # doubling gains
+    if dt >= nd - TIE and dp >= nd - TIE:  # doubling gains (or loses no more than rounding)
         if dp > dt:  # the opponent should take
             if beavers and not match and -2.0 <= dt <= 0.0:
                 if 2.0 * dt < nd:

@@ -132,12 +132,13 @@ class CubeSearch:
 
 def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, evaluator: Optional[Evaluator] = None,
                    met: Optional[MatchEquityTable] = None, jacoby: Optional[bool] = None,
-                   beavers: Optional[bool] = None) -> CubeAdvice:
+                   beavers: Optional[bool] = None, search: Optional[CubeSearch] = None) -> CubeAdvice:
     """The cube decision of the player on roll of ``position`` (before he rolls) at ``ply``
     (0, 1 or 2), with the cube state of ``state`` (a MatchState, a CubeInfo or None = money).
 
     At 0 ply this is :func:`~bgtools.engine.cubeaction.cube_advice` of the static evaluation;
-    deeper, no double and double/take come from :class:`CubeSearch`."""
+    deeper, no double and double/take come from :class:`CubeSearch` (``search``: one to reuse,
+    with its expansions, over many cube states of the same position; same evaluator and table)."""
     if not 0 <= ply <= 2:
         raise ValueError(f"cube decisions are made at 0, 1 or 2 ply, not {ply}")
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
@@ -150,7 +151,7 @@ def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, ev
     base = cube_advice(probs, info, x=x, met=met, ply=ply, with_take_point=True)
     if ply == 0 or not base.available:
         return base
-    search = CubeSearch(evaluator, met)
+    search = search or CubeSearch(evaluator, met)
     nd = float(search.no_double(board, info, ply)[0])
     dt = float(search.double_take(board, info, ply)[0])
     dp = search._dp(info)

@@ -15,18 +15,19 @@ the match equity table, normalised per unit of the current cube like gnubg's equ
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Optional, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Optional, Sequence
 
 
 from bgtools.core.position import Position
+from bgtools.engine.children import ROLLS
 from bgtools.engine.cube import CubeInfo
 from bgtools.engine.cubesearch import CubeSearch
 from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
-                                       invert_probs)
+                                       invert_probs, rank_plays)
 from bgtools.engine.met import CubeStake
 
-__all__ = ["rank_plays_at_score"]
+__all__ = ["rank_plays_at_score", "RollBest", "best_play_per_roll"]
 
 
 def _flip(info: CubeInfo) -> CubeInfo:
@@ -62,3 +63,38 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
     best = value[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(value[i]), float(value[i] - best),
                        int(depth[i])) for i in ranking]
+
+
+@dataclass(frozen=True)
+class RollBest:
+    """The best play of one roll: ``best`` (None when the roll cannot be played), the number of
+    legal ``plays`` and the ``margin`` of the best over the second best (None with one play)."""
+
+    dice: tuple[int, int]
+    best: Optional[RankedPlay]
+    plays: int
+    margin: Optional[float]
+
+    def to_dict(self) -> dict[str, Any]:
+        b = self.best
+        return {"dice": f"{self.dice[0]}{self.dice[1]}", "plays": self.plays, "margin": self.margin,
+                "move": None if b is None else b.play.notation(), "equity": None if b is None else b.equity,
+                "position_id": None if b is None else b.play.after_id, "ply": None if b is None else b.ply,
+                "probs": None if b is None else list(b.probs)}
+
+
+def best_play_per_roll(position: Position, state: object = None, ply: int = 0,
+                       evaluator: Optional[Evaluator] = None) -> list[RollBest]:
+    """The best play of each of the 21 rolls (66 first, 11 last), ranked as ``bgtools hint``
+    ranks a roll's plays: cubeless equity at money (``state`` None or a money state), cubeful
+    equity at the score of a match ``state`` (:func:`rank_plays_at_score`)."""
+    ev = evaluator or default_evaluator()
+    info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
+    out = []
+    for a, b in ROLLS:
+        dice = (int(a), int(b))
+        ranked = (rank_plays(position, dice, ply, ev) if info.money
+                  else rank_plays_at_score(position, dice, state, ply, ev))
+        margin = ranked[0].equity - ranked[1].equity if len(ranked) > 1 else None
+        out.append(RollBest(dice, ranked[0] if ranked else None, len(ranked), margin))
+    return out

@@ -1,0 +1,411 @@
+"""bgtools' analysis against eXtreme Gammon's own, on analysed ``.xg`` files (issue 35).
+
+Every ``.xg`` file carries XG's analysis of each decision (``bgtools.read_match`` puts it on
+the actions; :mod:`bgtools.analysis.filecompare` reads it for ``annotate``).  For each file
+bgtools analyses the match (:func:`bgtools.analysis.analyse_match` at ``--ply``, no cache)
+and, per file and pooled over the files:
+
+* **same best checker play**: our first candidate gives the same position as XG's *first*
+  candidate (XG lists its deepest level first, so its first is not always its highest
+  equity), over the unforced plays XG analysed with two or more candidates; split by XG's
+  gap between its first play and its best other one (< 0.005, 0.005-0.02, 0.02-0.05, >= 0.05);
+* **advice PR by XG**: 500 x the mean of XG's equity of its first play minus XG's equity of
+  our best play (clamped at 0: a shallower XG candidate listed lower down can show a higher
+  equity), over the plays where XG lists ours (how many it does not is printed);
+* **same proper cube action** (no double, double/take, double/pass, too good: from the three
+  equities of each side, per unit of the current cube) over the cube decisions XG counts
+  (the doubler's: the no double before a roll and the double; the answer shares the
+  position and is not counted again), split money / match; and how often each side doubles
+  where the other holds;
+* **PR per player and match**: XG's PR as the file lets it be rebuilt (see below) beside
+  bgtools' in the same convention applied to bgtools' own values, and bgtools' own PR
+  (``annotate``: every unforced play, cube decisions within 0.16 of doubling);
+* the largest disagreements, with the position and match IDs (``ID`` below is
+  ``position_id:match_id`` for ``bgtools eval``).
+
+XG's displayed PR is not stored in the file; it is **rebuilt** with the counting rules of
+gammonview's gvformat reader (``../shared/spec/xg-analysis.md``): a checker play counts when
+XG analysed it and its candidates' equities span at least 1e-4 (loss = XG's first candidate's
+equity minus the played one's, or XG's stored error when the play made is not listed); a no
+double before a roll, and a double, count unless trivial (|ND - min(DT, DP)| < 0.001, or
+ND - DT > 0.2, or ND - DP > 0.2, or ND and DT both below -0.9) with a loss under 0.001 (loss =
+XG's stored cube error); a take or pass counts when |DT - DP| >= 0.001 (loss = XG's stored
+take error); PR = 500 x total loss / decisions counted.  bgtools' PR "in XG's convention"
+applies the same rules to bgtools' own equities and losses.  A reconstruction, within about
+0.65 PR of what XG shows on the six player-sides checked in that reader.
+
+    python benchmarks/xg_agreement.py [--ply 2] [--jobs 2] [--files F.xg ...] [--top 15] [--json rows.jsonl]
+                                      [--no-cube-lookahead]
+
+Default files: every ``*.xg`` under ``../shared/realmatches/`` (the copies in
+``tests/data/matches/realmatches`` when it is absent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Optional, Sequence
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bgtools.core.position import Position  # noqa: E402
+from bgtools.model.resolve import apply_steps  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "realmatches"
+LOCAL = ROOT / "tests" / "data" / "matches" / "realmatches"
+#: XG's gap between its first play and its best other one: bucket upper bounds
+GAPS = ((0.005, "< 0.005"), (0.02, "0.005-0.02"), (0.05, "0.02-0.05"), (math.inf, ">= 0.05"))
+CUBE_ACTIONS = ("no double", "double/take", "double/pass", "too good")
+
+
+# ----------------------------------------------------------------------------- measures
+def cube_action(nd: float, dt: float, dp: float) -> str:
+    """The proper action from no double / double-take / double-pass equities of the doubler."""
+    if min(dt, dp) > nd:
+        return "double/take" if dt <= dp else "double/pass"
+    return "too good" if dt > dp and nd >= dp else "no double"
+
+
+def cube_value(action: str, nd: float, dt: float, dp: float) -> float:
+    """The doubler's value of ``action`` (a double answered as ``action`` says)."""
+    return {"no double": nd, "too good": nd, "double/take": dt, "double/pass": dp}[action]
+
+
+def cube_cost(action: str, nd: float, dt: float, dp: float) -> float:
+    """What following ``action`` costs by these equities: the doubler's loss (doubling or not,
+    the answer being the proper one) plus the taker's (a wrong take or pass)."""
+    best = max(nd, min(dt, dp))
+    doubles = action.startswith("double")
+    doubler = best - (min(dt, dp) if doubles else nd)
+    taker = 0.0
+    if doubles:
+        answer = dt if action == "double/take" else dp
+        taker = answer - min(dt, dp)
+    return max(0.0, doubler) + max(0.0, taker)
+
+
+def cube_trivial(nd: float, dt: float, dp: float) -> bool:
+    """gvformat's trivial doubling decision (XG leaves it out of the PR when nothing is lost)."""
+    return (abs(nd - min(dt, dp)) < 0.001 or nd - dt > 0.2 or nd - dp > 0.2 or (nd < -0.9 and dt < -0.9))
+
+
+def counts_doubling(nd: float, dt: float, dp: float, loss: float) -> bool:
+    """Does XG count a no double before a roll (or a double) in its PR?"""
+    return not (cube_trivial(nd, dt, dp) and loss < 0.001)
+
+
+def counts_answer(dt: float, dp: float) -> bool:
+    """Does XG count a take or pass in its PR?"""
+    return abs(dt - dp) >= 0.001
+
+
+def gap_bucket(gap: float) -> str:
+    for hi, name in GAPS:
+        if gap < hi:
+            return name
+    return GAPS[-1][1]
+
+
+def _after(pos: Position, steps) -> Optional[bytes]:
+    try:
+        return apply_steps(pos, steps)[0].to_array().tobytes()
+    except (IndexError, ValueError):
+        return None
+
+
+def _notation(pos: Position, dice: str, after: Optional[bytes]) -> str:
+    from bgtools.core.movegen import legal_plays
+
+    for p in legal_plays(pos, (int(dice[0]), int(dice[1]))):
+        if p.after.to_array().tobytes() == after:
+            return p.notation()
+    return "?"
+
+
+def checker_rows(match, analysis) -> list[dict]:
+    """One row per unforced play of ``analysis`` that XG analysed with two or more candidates:
+    same best play, XG's gap, XG's cost of our best play (None when XG does not list it)."""
+    from bgtools.model.game import Roll
+
+    rows = []
+    for d in analysis.decisions:
+        if d.kind != "checker" or d.forced or not d.candidates:
+            continue
+        a = match.games[d.game - 1].actions[d.action_index]
+        an = getattr(a, "analysis", None)
+        if not isinstance(a, Roll) or an is None or an.error is None or len(an.candidates) < 2:
+            continue
+        pos = Position.from_id(d.position_id)
+        xg = [_after(pos, c.steps) for c in an.candidates]
+        ours = _after(pos, d.candidates[0].steps)
+        eqs = [c.equity for c in an.candidates]
+        gap = eqs[0] - max(eqs[1:])
+        k = next((i for i, b in enumerate(xg) if b is not None and b == ours), None)
+        xg_best = d.candidates[0].move if k == 0 else _notation(pos, d.dice, xg[0])
+        # the depth bgtools valued XG's first play at (-1: not among the candidates it kept)
+        xg_depth = next((c.ply for c in d.candidates if _after(pos, c.steps) == xg[0]), -1)
+        rows.append({"file": analysis.source, "row_key": d.row_key, "id": f"{d.position_id}:{d.match_id}",
+                     "dice": d.dice, "player": d.player, "money": match.length == 0, "same": k == 0,
+                     "gap": gap, "bucket": gap_bucket(gap), "xg_best": xg_best, "ours": d.candidates[0].move,
+                     "xg_cost": None if k is None else max(0.0, eqs[0] - eqs[k]), "xg_level": an.level,
+                     "xg_best_depth": xg_depth})
+    return rows
+
+
+def cube_rows(match, analysis) -> list[dict]:
+    """One row per doubling decision (no double before a roll, or a double) that XG analysed:
+    both sides' equities and actions, whether XG counts it, and XG's cost of our action."""
+    rows = []
+    for d in analysis.decisions:
+        if d.kind != "cube" or d.played not in ("no double", "double") or d.cube is None:
+            continue
+        a = match.games[d.game - 1].actions[d.action_index]
+        an = getattr(a, "analysis", None)
+        if an is None or an.no_double is None or an.double_take is None or an.double_pass is None \
+                or an.cube_error is None:
+            continue
+        x = (an.no_double, an.double_take, an.double_pass)
+        o = (d.cube.nd, d.cube.dt, d.cube.dp)
+        xa, oa = cube_action(*x), cube_action(*o)
+        rows.append({"file": analysis.source, "row_key": d.row_key, "id": f"{d.position_id}:{d.match_id}",
+                     "player": d.player, "played": d.played, "money": match.length == 0,
+                     "counted": counts_doubling(*x, an.cube_error), "xg": list(x), "ours": [round(v, 6) for v in o],
+                     "xg_action": xa, "our_action": oa, "same": xa == oa, "xg_cost": cube_cost(oa, *x),
+                     "xg_level": an.cube_level or an.level})
+    return rows
+
+
+def xg_pr(match) -> list[tuple[float, int]]:
+    """(total loss, decisions counted) per player: XG's PR rebuilt from the file (module notes)."""
+    from bgtools.model.game import Beaver, Double, Drop, Roll, Take
+
+    out = [[0.0, 0], [0.0, 0]]
+    for g in match.games:
+        for a in g.actions:
+            an = getattr(a, "analysis", None)
+            if an is None:
+                continue
+            p = a.player
+            if isinstance(a, (Roll, Double)) and an.no_double is not None and an.cube_error is not None \
+                    and an.double_take is not None and an.double_pass is not None:
+                if counts_doubling(an.no_double, an.double_take, an.double_pass, an.cube_error):
+                    out[p][0] += an.cube_error
+                    out[p][1] += 1
+            if isinstance(a, Roll) and an.error is not None and len(an.candidates) >= 2:
+                eqs = [c.equity for c in an.candidates]
+                if max(eqs) - min(eqs) >= 1e-4:
+                    loss = max(0.0, eqs[0] - eqs[an.played]) if an.played >= 0 else an.error
+                    out[p][0] += loss
+                    out[p][1] += 1
+            if isinstance(a, (Take, Drop, Beaver)) and an.take_error is not None \
+                    and an.double_take is not None and an.double_pass is not None:
+                if counts_answer(an.double_take, an.double_pass):
+                    out[p][0] += an.take_error
+                    out[p][1] += 1
+    return [(float(t), int(n)) for t, n in out]
+
+
+def our_pr_xg_convention(analysis) -> list[tuple[float, int]]:
+    """(total loss, decisions counted) per player: bgtools' own losses under XG's counting rules."""
+    out = [[0.0, 0], [0.0, 0]]
+    for d in analysis.decisions:
+        if d.forced:
+            continue
+        p = d.player
+        if d.kind == "checker":
+            eqs = [c.equity for c in d.candidates]
+            if len(eqs) >= 2 and max(eqs) - min(eqs) >= 1e-4:
+                out[p][0] += d.equity_loss
+                out[p][1] += 1
+        elif d.cube is not None:
+            c = d.cube
+            ok = counts_doubling(c.nd, c.dt, c.dp, d.equity_loss) if d.played in ("no double", "double") \
+                else counts_answer(c.dt, c.dp)
+            if ok:
+                out[p][0] += d.equity_loss
+                out[p][1] += 1
+    return [(float(t), int(n)) for t, n in out]
+
+
+def pr(total_n: tuple[float, int]) -> Optional[float]:
+    t, n = total_n
+    return 500.0 * t / n if n else None
+
+
+def file_result(match, analysis) -> dict:
+    """Every row and PR figure of one analysed file (plain data: it crosses processes)."""
+    ours: list[Optional[float]] = [p.pr if (p.unforced_moves + p.cube_decisions) else None
+                                   for p in analysis.players_summary] or [None, None]
+    players = []
+    for p, (x, o) in enumerate(zip(xg_pr(match), our_pr_xg_convention(analysis))):
+        players.append({"player": p, "name": analysis.players[p], "xg_pr": pr(x), "xg_counted": x[1],
+                        "our_pr_xg_rules": pr(o), "our_counted": o[1], "our_pr": ours[p]})
+    return {"file": analysis.source, "length": match.length, "checker": checker_rows(match, analysis),
+            "cube": cube_rows(match, analysis), "players": players}
+
+
+# ----------------------------------------------------------------------------- summaries
+def _pct(k: int, n: int) -> str:
+    return f"{100.0 * k / n:5.1f}% ({k}/{n})" if n else "   - (0/0)"
+
+
+def checker_summary(rows: Sequence[dict]) -> dict:
+    n = len(rows)
+    same = sum(r["same"] for r in rows)
+    listed = [r["xg_cost"] for r in rows if r["xg_cost"] is not None]
+    by = {name: (sum(r["same"] for r in rows if r["bucket"] == name), sum(r["bucket"] == name for r in rows))
+          for _, name in GAPS}
+    return {"plays": n, "same": same, "rate": same / n if n else None, "by_gap": by, "listed": len(listed),
+            "advice_pr": 500.0 * sum(listed) / len(listed) if listed else None}
+
+
+def cube_summary(rows: Sequence[dict]) -> dict:
+    out = {}
+    for kind, sel in (("all", None), ("money", True), ("match", False)):
+        rs = [r for r in rows if r["counted"] and (sel is None or r["money"] == sel)]
+        xg_holds = [r for r in rs if not r["xg_action"].startswith("double")]
+        xg_doubles = [r for r in rs if r["xg_action"].startswith("double")]
+        out[kind] = {"counted": len(rs), "same": sum(r["same"] for r in rs),
+                     "we_double_xg_holds": (sum(r["our_action"].startswith("double") for r in xg_holds),
+                                            len(xg_holds)),
+                     "we_hold_xg_doubles": (sum(not r["our_action"].startswith("double") for r in xg_doubles),
+                                            len(xg_doubles)),
+                     "take_pass_differs": sum(r["xg_action"].startswith("double") and r["our_action"].startswith(
+                         "double") and r["xg_action"] != r["our_action"] for r in rs),
+                     "xg_cost_pr": 500.0 * sum(r["xg_cost"] for r in rs) / len(rs) if rs else None}
+    return out
+
+
+def pr_summary(players: Sequence[dict]) -> dict:
+    both = [p for p in players if p["xg_pr"] is not None and p["our_pr_xg_rules"] is not None]
+    gaps = [p["our_pr_xg_rules"] - p["xg_pr"] for p in both]
+    own = [p["our_pr"] - p["xg_pr"] for p in both if p["our_pr"] is not None]
+    n = len(gaps)
+    return {"sides": n, "mean_abs_gap": sum(map(abs, gaps)) / n if n else None,
+            "mean_gap": sum(gaps) / n if n else None, "within_1": sum(abs(g) <= 1.0 for g in gaps),
+            "own_mean_abs_gap": sum(map(abs, own)) / len(own) if own else None,
+            "own_mean_gap": sum(own) / len(own) if own else None}
+
+
+def _f(v: Optional[float], fmt: str = "{:.2f}") -> str:
+    return "-" if v is None else fmt.format(v)
+
+
+def report(results: Sequence[dict], top: int) -> list[str]:
+    lines = []
+    for r in results:
+        c = checker_summary(r["checker"])
+        q = cube_summary(r["cube"])["all"]
+        lines.append(f"{Path(r['file']).name} ({'money' if not r['length'] else str(r['length']) + '-point'}): "
+                     f"same play {_pct(c['same'], c['plays'])}, advice PR by XG {_f(c['advice_pr'])}, "
+                     f"same cube action {_pct(q['same'], q['counted'])}")
+        for p in r["players"]:
+            lines.append(f"    {p['name']}: XG PR (rebuilt) {_f(p['xg_pr'])} [{p['xg_counted']}], bgtools "
+                         f"{_f(p['our_pr_xg_rules'])} in XG's convention [{p['our_counted']}], "
+                         f"{_f(p['our_pr'])} in bgtools'")
+    rows = [x for r in results for x in r["checker"]]
+    cubes = [x for r in results for x in r["cube"]]
+    players = [p for r in results for p in r["players"]]
+    c = checker_summary(rows)
+    lines += ["", f"POOLED over {len(results)} files",
+              f"same best checker play: {_pct(c['same'], c['plays'])}"]
+    for _, name in GAPS:
+        k, n = c["by_gap"][name]
+        lines.append(f"    XG gap {name:>10}: {_pct(k, n)}")
+    lines.append(f"advice PR by XG: {_f(c['advice_pr'])} (over {c['listed']} plays where XG lists ours; "
+                 f"{c['plays'] - c['listed']} not listed)")
+    depth = Counter(r["xg_best_depth"] for r in rows if not r["same"])
+    lines.append("    where the best plays differ, bgtools valued XG's at depth: "
+                 + ", ".join(f"{'not kept' if k < 0 else f'{k}-ply'} {v}" for k, v in sorted(depth.items())))
+    q = cube_summary(cubes)
+    for kind in ("all", "money", "match"):
+        s = q[kind]
+        a, na = s["we_double_xg_holds"]
+        b, nb = s["we_hold_xg_doubles"]
+        lines.append(f"same cube action ({kind}): {_pct(s['same'], s['counted'])}; we double where XG holds "
+                     f"{a}/{na}, we hold where XG doubles {b}/{nb}, take/pass differs {s['take_pass_differs']}; "
+                     f"cost by XG {_f(s['xg_cost_pr'])} PR per counted decision")
+    s = pr_summary(players)
+    lines.append(f"PR per player-match ({s['sides']} sides): bgtools in XG's convention minus XG's rebuilt PR: "
+                 f"mean |gap| {_f(s['mean_abs_gap'])}, mean gap {_f(s['mean_gap'], '{:+.2f}')}, within 1 PR "
+                 f"{s['within_1']}/{s['sides']}; bgtools' own PR minus XG's: mean |gap| {_f(s['own_mean_abs_gap'])}, "
+                 f"mean gap {_f(s['own_mean_gap'], '{:+.2f}')}")
+    lines += ["", "largest checker disagreements (XG's cost of our best play; ID = position_id:match_id):"]
+    worst = sorted((x for x in rows if not x["same"]), key=lambda x: -(x["xg_cost"] if x["xg_cost"] is not None
+                                                                        else 9.0))[:top]
+    for x in worst:
+        lines.append(f"    {_f(x['xg_cost'], '{:.3f}') if x['xg_cost'] is not None else 'unlisted'}  {x['id']} "
+                     f"{x['dice']}: XG {x['xg_best']} / bgtools {x['ours']}  ({Path(x['file']).name} "
+                     f"{x['row_key'].rsplit(':', 2)[-2]}:{x['row_key'].rsplit(':', 1)[-1]}, XG {x['xg_level']})")
+    lines.append("largest cube disagreements (counted; XG's cost of our action; equities ND DT DP):")
+    for x in sorted((x for x in cubes if x["counted"] and not x["same"]), key=lambda x: -x["xg_cost"])[:top]:
+        lines.append(f"    {x['xg_cost']:.3f}  {x['id']}: XG {x['xg_action']} "
+                     f"({x['xg'][0]:+.3f} {x['xg'][1]:+.3f} {x['xg'][2]:+.3f}) / bgtools {x['our_action']} "
+                     f"({x['ours'][0]:+.3f} {x['ours'][1]:+.3f} {x['ours'][2]:+.3f})  "
+                     f"{'money' if x['money'] else 'match'}, {Path(x['file']).name}")
+    return lines
+
+
+# ----------------------------------------------------------------------------- running
+def default_files() -> list[Path]:
+    base = SHARED if SHARED.is_dir() else LOCAL
+    return sorted(base.rglob("*.xg"))
+
+
+def analyse_one(job: tuple[str, int, bool]) -> dict:
+    from bgtools.analysis import AnalysisSettings, analyse_match
+    from bgtools.formats import read_match
+
+    path, ply, lookahead = job
+    m = read_match(path)
+    t = time.process_time()
+    a = analyse_match(m, settings=AnalysisSettings(ply=ply, cube_lookahead=lookahead), cache=None, label=path)
+    r = file_result(m, a)
+    r["seconds"] = time.process_time() - t
+    return r
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    from bgtools.base.parallel import ordered_map
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--files", nargs="+", help="analysed .xg files (default: every *.xg under ../shared/realmatches)")
+    ap.add_argument("--ply", type=int, default=2, choices=(0, 1, 2, 3))
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--top", type=int, default=15, help="largest disagreements shown")
+    ap.add_argument("--no-cube-lookahead", action="store_true",
+                    help="cube decisions from the formula on the ply's cubeless probabilities only")
+    ap.add_argument("--json", help="write every row (checker, cube, players) as JSON lines to this file")
+    args = ap.parse_args(argv)
+    files = [Path(f) for f in args.files] if args.files else default_files()
+    if not files:
+        print("no .xg files", file=sys.stderr)
+        return 2
+    t = time.perf_counter()
+    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead) for f in files], jobs=args.jobs))
+    flags = " --no-cube-lookahead" if args.no_cube_lookahead else ""
+    print(f"# python benchmarks/xg_agreement.py --ply {args.ply}{flags} --jobs {args.jobs}: {len(files)} files, "
+          f"{time.perf_counter() - t:.0f} s wall ({sum(r['seconds'] for r in results):.0f} CPU s of analysis)")
+    print("\n".join(report(results, args.top)))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            for r in results:
+                for kind in ("checker", "cube"):
+                    for x in r[kind]:
+                        f.write(json.dumps({"kind": kind, **x}) + "\n")
+                for p in r["players"]:
+                    f.write(json.dumps({"kind": "player", "file": r["file"], **p}) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
