@@ -37,6 +37,9 @@ _SET_STEPS = Roll.__dict__["steps"].__set__
 #: what the fast path returns for a play when no Step is wanted (the board is in the kernel's array)
 _MOVED = object()
 
+#: a resignation's level -> its name
+_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
+
 #: the opening position (immutable: one for every game) and its array for the kernel
 _INITIAL = Position.initial()
 _INITIAL_ARRAY = _INITIAL.to_array()  # the kernel copies the board it is given
@@ -69,6 +72,12 @@ class _Replayer:
         if self.strict:
             raise MatchFileError(e)
         self.errors.append(e)
+
+    def warn(self, a, msg: str) -> None:
+        """A :class:`MatchWarning` about ``a``: the record reads (as gnubg reads it), but not as written."""
+        where = MatchProblem(msg, self.file, getattr(a, "line", 0) or self.g.line, getattr(a, "column", 0),
+                             self.g.number, getattr(a, "move_no", 0))
+        warnings.warn(MatchWarning(where), stacklevel=4)
 
     def _settle(self, a: Roll, pos: Position) -> tuple[Roll, Optional[Play], int]:
         """Resolve one roll in Python: (the roll as replayed, the play made or None, legal plays)."""
@@ -495,14 +504,18 @@ class _Replayer:
                 self.err(a, f"player {p + 1} is written as winner but player {w + 1} bore off all checkers")
                 return Result(w, pts, "bearoff")
             if a.points != pts and not self._wins_match(p, a.points, pts):
-                self.err(a, f"wins {a.points} point(s) but the board and the cube give {pts}")
+                # gnubg scores the board and the cube, not the written number: so does bgtools
+                self.warn(a, f"wins {a.points} point(s) but the board and the cube give {pts}: "
+                             f"{pts} counted, as gnubg counts it")
             return Result(p, pts, "bearoff")
         cube = max(self.cube, 1)
-        level = max(1, min(3, a.points // cube))
-        if not broken and (a.points % cube or not 1 <= a.points // cube <= 3) \
-                and not self._wins_match(p, a.points, cube * level):
-            self.err(a, f"wins {a.points} point(s) by resignation, which is not 1, 2 or 3 times "
-                        f"the cube ({cube})")
+        # as gnubg reads it: the smallest resignation worth the points written (a single up to
+        # the cube, a gammon up to twice the cube, else a backgammon); writers such as
+        # Backgammon Galaxy write the points the winner needed for the match
+        level = max(1, min(3, -(-a.points // cube)))
+        if not broken and a.points != cube * level and not self._wins_match(p, a.points, cube * level):
+            self.warn(a, f"wins {a.points} point(s) by resignation with the cube at {cube}: read as a "
+                         f"{_LEVELS[level]} ({cube * level} point(s)), as gnubg reads it")
         return Result(p, cube * level, "resign")
 
     def _wins_match(self, p: int, written: int, actual: int) -> bool:
