@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from bgtools.base.version import __version__
 from bgtools.model.fileanalysis import error_class
-from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win, resign_level
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
@@ -288,7 +288,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
             pts = int(m.group(2))
             if m.group(3):
                 c = cube if new is None else cube
-                actions.append(Resign(1 - w, max(1, min(3, pts // max(c, 1)))))
+                actions.append(Resign(1 - w, resign_level(pts, c)))
                 notes.append({})
             actions.append(Win(w, pts))
             notes.append({})

@@ -19,7 +19,7 @@ from bgtools.core.matchstate import GameState, MatchState
 from bgtools.core.movegen import Play
 from bgtools.core.position import Position
 from bgtools.model.game import (Action, Beaver, Double, Drop, Game, MatchRules, Resign, Result, Roll, SetBoard, Take,
-                                Win, crawford_flags)
+                                Win, crawford_flags, resign_level)
 from bgtools.model.problems import MatchFileError, MatchProblem, MatchWarning
 from bgtools.model.step import Step
 from bgtools.model.resolve import apply_steps, forced_play, resolve_play
@@ -509,10 +509,9 @@ class _Replayer:
                              f"{pts} counted, as gnubg counts it")
             return Result(p, pts, "bearoff")
         cube = max(self.cube, 1)
-        # as gnubg reads it: the smallest resignation worth the points written (a single up to
-        # the cube, a gammon up to twice the cube, else a backgammon); writers such as
-        # Backgammon Galaxy write the points the winner needed for the match
-        level = max(1, min(3, -(-a.points // cube)))
+        # as gnubg reads it (resign_level); writers such as Backgammon Galaxy write the points
+        # the winner needed for the match
+        level = resign_level(a.points, cube)
         if not broken and a.points != cube * level and not self._wins_match(p, a.points, cube * level):
             self.warn(a, f"wins {a.points} point(s) by resignation with the cube at {cube}: read as a "
                          f"{_LEVELS[level]} ({cube * level} point(s)), as gnubg reads it")
@@ -560,9 +559,19 @@ def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: 
     games = []
     with gc_paused():
         for gi, (g, c) in enumerate(zip(match.games, flags)):
+            if g.props.get("_setup"):
+                _edited_start(g, file)
             games.append(check_game(match, g if g.crawford == c else replace(g, crawford=c), file, strict,
                                     keep_steps=keep_steps, game_index=gi, fresh=fresh))
     return replace(match, games=tuple(games))  # type: ignore[type-var]  # a dataclass (Match) in practice
+
+
+def _edited_start(g: Game, file: str) -> None:
+    """Say (once, while reading) why a game that starts from an edited board is not replayed."""
+    where = MatchProblem("the game starts from a board set up in the record (an edited position), which "
+                         "is not replayed: its moves are kept unchecked, without positions, and not analysed",
+                         file, g.line, 0, g.number)
+    warnings.warn(MatchWarning(where), stacklevel=3)
 
 
 #: the Steps kept by ``check_game(keep_steps=True)``: id(game) -> (game index, the rules, Steps);
