@@ -382,7 +382,8 @@ def format_mat(match: Match) -> str:
             raise MatWriteError(f"game {g.number} starts with the cube at {g.initial_cube} (automatic doubles), "
                                 "which the .mat text cannot record", g.number, g.line)
         out.append(f" Game {g.number}")
-        out.append(" " + f"{p0} : {g.score[0]}".ljust(31) + f"{p1} : {g.score[1]}")
+        left = f"{p0} : {g.score[0]}"  # gnubg's columns; a long name still leaves a space before the second
+        out.append(" " + (left.ljust(31) if len(left) < 31 else left + "  ") + f"{p1} : {g.score[1]}")
         lines: list[list] = []  # [left, right]
         pos: Optional[Position] = Position.initial()
         persp = 0
