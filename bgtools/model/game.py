@@ -21,7 +21,8 @@ RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked", "unknown
 Ending = Literal["bearoff", "drop", "resign"]
 
 __all__ = ["MatchRules", "RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "SetBoard",
-           "Action", "Result", "Game", "crawford_flags", "resign_level"]
+           "Action", "Result", "Game", "crawford_flags", "resign_level",
+           "RESIGN_NAMES"]
 
 
 def _loc(default: Any) -> Any:
@@ -245,6 +246,10 @@ class MatchRules(Protocol):
 
     @property
     def games(self) -> tuple[Game, ...]: ...
+
+
+#: a resignation's level -> its name
+RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
 def resign_level(points: int, cube: int) -> int:
