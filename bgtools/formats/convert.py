@@ -213,6 +213,10 @@ def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> 
                 return res
             good = fewer
             res.games = len(good)
+    if fmt == "mat" and good[0].number != 1 and m.games[0].number == 1:
+        res.warnings.append(MatchProblem(f"game 1 is left out, so the .mat written starts at game {good[0].number}: "
+                                         "bgtools reads it, gnubg refuses it ('First game missing from match')",
+                                         name, severity="warning"))
     res.written = True
     return res
 

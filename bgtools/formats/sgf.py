@@ -311,9 +311,8 @@ def format_sgf(match: Match) -> str:
     """The match as a gnubg-style SGF collection (analysis properties kept when present)."""
     out = []
     for gi, g in enumerate(match.games):
-        number = g.number - 1 if g.number >= 1 else gi  # the game's own number (0-based), kept where games are left out
-        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[bgtools:{__version__}]",
-                f"MI[length:{match.length}][game:{number}][ws:{g.score[0]}][bs:{g.score[1]}]",
+        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[bgtools:{__version__}]",  # (game: the index, as gnubg needs it)
+                f"MI[length:{match.length}][game:{gi}][ws:{g.score[0]}][bs:{g.score[1]}]",
                 f"PW[{_escape(match.players[0])}]PB[{_escape(match.players[1])}]"]
         rules = []
         if match.crawford and match.length:
