@@ -96,6 +96,17 @@ def test_bearoff_points_written_otherwise_is_a_warning_not_an_error():
     assert len(warned) == 1 and "board and the cube give 1" in warned[0]
 
 
+def test_points_written_otherwise_after_a_drop_is_a_warning_not_an_error():
+    # a double dropped at 1: the file says 2, gnubg (and bgtools) count the cube before the double
+    text = (" 5 point match\n\n Game 1\n Alice : 0                          Bob : 0\n"
+            "  1) 31: 8/5 6/5                    64: 24/18 13/9\n"
+            "  2)  Doubles => 2                   Drops\n"
+            "      Wins 2 points\n")
+    m, warned = _read(text)
+    assert m.errors == [] and (m.games[0].result.winner, m.games[0].result.points) == (0, 1)
+    assert len(warned) == 1 and "dropped cube gives 1" in warned[0] and ":7:" in warned[0]
+
+
 def _names_file(first: str, second: str) -> str:
     return ('; [Site "BackgammonGalaxy"]\n\n3 point match\n\n'
             f" Game 1\n {first} : 0                        {second} : 0\n"

@@ -491,8 +491,8 @@ class _Replayer:
         if dropped is not None:
             if dropped[0] != p and not broken:
                 self.err(a, f"player {p + 1} wins although player {p + 1} dropped the double")
-            elif a.points != dropped[1] and not broken:
-                self.err(a, f"wins {a.points} point(s) but the dropped cube gives {dropped[1]}")
+            elif a.points != dropped[1] and not broken and not self._wins_match(p, a.points, dropped[1]):
+                self.warn(a, f"wins {a.points} point(s) but the dropped cube gives {dropped[1]}: counted, as gnubg does")
             return Result(dropped[0], dropped[1], "drop")
         if over and not broken:
             w = self.persp ^ 1
