@@ -61,8 +61,11 @@ def test_what_convert_writes_reads_back_as_the_games_kept(tmp_path, src, fmt):
     res = convert_one(str(src), str(dest), fmt)
     assert not res.unreadable
     orig = _read_back(src)
-    kept = [g for g in orig.games if g.number not in res.left_out]
+    kept = [g for g in orig.games if g.number not in res.left_out + res.not_held]
     assert len(kept) == res.games
+    # a game from an edited board (gibbon's edited.sgf) is not converted, with a warning
+    assert res.not_held == [g.number for g in orig.games if g.props.get("_setup")]
+    assert len(res.warnings) >= len(res.not_held)
     if not res.written:
         assert not kept
         return

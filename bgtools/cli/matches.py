@@ -186,6 +186,10 @@ def convert(
             for w in res.warnings:
                 warning(w.plain())
             name = "<stdin>" if s == "-" else s
+            if res.not_held:
+                done = f"{res.games} game(s) written to {d}" if res.written else "nothing written"
+                note(f"{name}: game(s) {', '.join(map(str, res.not_held))} not converted (see the warnings above); "
+                     + done)
             if res.unreadable:
                 status = EXIT_USAGE
                 note(f"{name}: not converted")

@@ -133,6 +133,8 @@ class ConvertResult:
     unreadable: bool = False
     write_error: Optional[OSError] = None  #: set by :func:`convert_task` when the output could not be written
     warnings: list[MatchProblem] = field(default_factory=list)
+    #: games without errors left out because no output can hold them (they start from an edited board)
+    not_held: list[int] = field(default_factory=list)
 
 
 def _writer(fmt: str):
@@ -150,11 +152,12 @@ def _writer(fmt: str):
 
 
 def kept_games(m: Match, name: str = "") -> tuple[tuple[Game, ...], list[MatchProblem]]:
-    """The games of ``m`` a conversion keeps: those without errors, less any whose Crawford
-    game would move once the others are left out (the Crawford game is inferred from the
-    scores: with the Crawford game left out, the game after it would read as the Crawford
-    game), with a problem for each game so left out."""
-    good = [g for g in m.games if not g.errors]
+    """The games of ``m`` a conversion keeps: those without errors that start from the opening
+    position (the start of a game from an edited board is not held by the match model, so no
+    output could hold it), less any whose Crawford game would move once the others are left
+    out (the Crawford game is inferred from the scores: with the Crawford game left out, the
+    game after it would read as the Crawford game), with a problem for each game so left out."""
+    good = [g for g in m.games if not g.errors and not g.props.get("_setup")]
     problems: list[MatchProblem] = []
     while True:
         flags = crawford_flags(m.length, [g.score for g in good], m.crawford)
@@ -188,7 +191,12 @@ def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> 
     good, more = kept_games(m, name)
     res.problems += more
     kept = {id(g) for g in good}
-    res.left_out = [g.number for g in m.games if id(g) not in kept]
+    res.not_held = [g.number for g in m.games if not g.errors and g.props.get("_setup")]
+    res.warnings += [MatchProblem("the game starts from an edited board, which the converted file cannot hold "
+                                  "(it would read as a game from the opening position): not converted",
+                                  name, g.line, 0, g.number, severity="warning")
+                     for g in m.games if not g.errors and g.props.get("_setup")]
+    res.left_out = [g.number for g in m.games if id(g) not in kept and g.number not in res.not_held]
     res.games = len(good)
     if not good:
         return res
