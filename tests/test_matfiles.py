@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bgtools import MatchWarning
 from bgtools.formats import read_match, read_matches
 
 from bgtools.model import Match, MatchFileError, Roll, match_summary, replay
@@ -15,6 +16,8 @@ from bgtools.formats.matchjson import format_json, parse_json
 from bgtools.formats.matfile import format_mat, mat_lines, mat_parser
 from bgtools.formats.matgrammar import parse_lines
 from bgtools.formats.sgf import format_sgf
+
+from gnubg_import import KNOWN
 
 DATA = Path(__file__).parent / "data" / "matches"
 
@@ -57,6 +60,11 @@ def test_corpus_matches_gnubg(path, want):
     s = match_summary(m)
     got = {k: s[k] for k in ("games", "plays", "doubles", "final_score")}
     exp = {k: want[k] for k in ("games", "plays", "doubles", "final_score")}
+    if "via" in want:  # an XG / BGBlitz file: gnubg read bgtools' .mat of it (tests/test_check_as_gnubg.py)
+        diff, errors = KNOWN.get(path.name, ({}, 0))
+        assert got == {k: diff.get(k, v) for k, v in exp.items()} and m.length == want["length"]
+        assert len(m.errors) == errors
+        return
     if path.name == "dance.mat":
         exp["plays"] -= 1  # gnubg counts the dice-inconsistent 24/23 6/5 as a play
     assert got == exp
@@ -157,12 +165,14 @@ def test_cube_beaver_take_implied_and_drop():
     assert states[7].double_offered
 
 
-def test_result_contradicting_board_and_wrong_drop_value_are_errors():
+def test_wrong_drop_value_is_counted_as_gnubg_counts_it_and_warned():
+    # (issue 38: both programs score the cube before the double, so this is a warning, not an error)
     body = (" Game 1\n A : 0                          B : 0\n"
             "  1) 31: 8/5 6/5                  Doubles => 2\n"
             "  2)  Drops                       Wins 2 points\n")
-    m = _m(body)
-    assert len(m.errors) == 1 and m.errors[0].line == 6 and "dropped cube" in m.errors[0].message
+    with pytest.warns(MatchWarning, match="dropped cube gives 1") as got:
+        m = _m(body)
+    assert m.errors == [] and got[0].message.problem.line == 6
     assert m.final_score == (0, 1)
 
 
@@ -199,7 +209,7 @@ def test_not_a_match_file():
 
 
 # ----------------------------------------------------------------------------- round trips
-ROUND = [p for p, _ in CORPUS if p.name not in ILLEGAL]
+ROUND = [p for p, _ in CORPUS if p.name not in ILLEGAL and KNOWN.get(p.name, ({}, 0))[1] == 0]
 
 
 @pytest.mark.parametrize("path", ROUND, ids=[str(p.relative_to(DATA)) for p in ROUND])

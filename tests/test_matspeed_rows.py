@@ -155,7 +155,8 @@ def _texts(draw):
         indent = draw(st.sampled_from(["", " ", "  ", "                            "]))
         if kind == 0:
             lines.append(indent + draw(st.sampled_from([" Game 2", "Game 10", "; [X \"y\"]", "; note", "",
-                                                        " A : 0   B : 1", "Iris:1 Jade:2", " 5 point match"])))
+                                                        " A : 0   B : 1", "Iris:1 Jade:2", " 5 point match",
+                                                        " someone : 0        : 0", " : 1     B : 0"])))
             continue
         cells = draw(_cell_lines)
         body = "".join(c + sep for c, sep in cells).rstrip()

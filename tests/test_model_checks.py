@@ -118,7 +118,8 @@ def test_check_reports_the_warnings_of_a_record_on_stderr(tmp_path):
                  "      Wins 1 point\n Game 2\n A : 1   B : 0\n")
     r = CliRunner().invoke(app, ["check", str(f)])
     assert r.exit_code == 0, r.output
-    assert "after.mat:6: warning: game 2: game 2 comes after the match was won" in r.stderr
+    assert "bgtools: warning: " in r.stderr and "after.mat:6: game 2: game 2 comes after the match was won" in r.stderr
+    assert "error" not in r.stderr
     r = CliRunner().invoke(app, ["check", "--json", str(f)])
     import json
 

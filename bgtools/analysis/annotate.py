@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Sequence
 
@@ -15,9 +16,8 @@ from bgtools.analysis.report import html_report
 from bgtools.analysis.sgfout import annotated_match
 from bgtools.base.fileio import atomic_path, atomic_write
 from bgtools.formats.matchjson import to_json_dict
-from bgtools.formats.read import read_match
+from bgtools.formats.read import read_file
 from bgtools.formats.sgf import format_sgf
-from bgtools.model.problems import MatchFileError
 
 __all__ = ["OUTPUT_FORMATS", "AnnotateTask", "FileResult", "output_paths", "match_json", "write_outputs", "annotate_file"]
 
@@ -42,6 +42,8 @@ class FileResult:
     players: tuple[str, str] = ("", "")
     length: int = 0
     final_score: tuple[int, int] = (0, 0)
+    #: the warnings about the file (``file:line: game: message``), as ``check`` prints them
+    warnings: tuple[str, ...] = ()
 
 
 def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
@@ -95,23 +97,28 @@ class AnnotateTask(NamedTuple):
 def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     """Analyse one file and write its outputs; problems are returned, never raised."""
     path, outputs, settings, use_cache, want_lines, all_rows = AnnotateTask(*task)
-    try:
-        m = read_match(path, keep_steps=True)
-    except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
+    try:  # read as every command reads it (the same verdict, the same warnings)
+        r = read_file(Path(path), name=path, keep_steps=True)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
         return FileResult(path, problems=(_located(path, e),))
+    warned = tuple(w.plain() for w in r.warnings)
+    if r.unreadable:
+        return FileResult(path, problems=tuple(str(e) for e in r.errors), warnings=warned)
+    m = r.match
     problems = [str(e) for e in m.errors]
     try:
         a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
     except ValueError as e:
-        return FileResult(path, problems=(_located(path, e),))
-    if a.skipped_games:
-        problems.append(f"{path}: games {', '.join(map(str, a.skipped_games))} not analysed (errors in the record)")
+        return FileResult(path, problems=(_located(path, e),), warnings=warned)
+    bad = [n for n in a.skipped_games if m.games[n - 1].errors]  # (the others start from an edited
+    if bad:  # board: the reading's warning says so)
+        problems.append(f"{path}: games {', '.join(map(str, bad))} not analysed (the errors above)")
     written = write_outputs(m, a, outputs) if outputs else []
     lines = tuple(a.json_lines(all_rows)) if want_lines else ()
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
                       tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games),
                       tuple(comparison_lines(a)), (m.players[0], m.players[1]), m.length,
-                      (m.final_score[0], m.final_score[1]))
+                      (m.final_score[0], m.final_score[1]), warned)
 
 
 def _located(path: str, e: Exception) -> str:

@@ -11,7 +11,7 @@ import typer
 from typing_extensions import Annotated
 
 from bgtools.cli.common import (EXIT_ERRORS, EXIT_USAGE, check_ply, error, fail, note, os_message, output_file_ok,
-                                resolve_jobs, rich_progress)
+                                resolve_jobs, rich_progress, warning)
 from bgtools.cli.matches import match_files
 
 PLY_HELP = "Search depth 0-3 for checker plays (2 = gnubg's default analysis; 3 is slow)."
@@ -148,6 +148,8 @@ def annotate(
             typer.echo(line)
         for prob in res.problems:
             error(problem_text(prob, res.path))
+        for w in res.warnings:
+            warning(w)
         if res.problems:
             status = EXIT_USAGE if not res.summary else max(status, EXIT_ERRORS)
         written += len(res.written)
@@ -191,6 +193,8 @@ def report(
         raise fail(f"{out}: cannot write: {os_message(e)}")
     for prob in res.problems:
         error(problem_text(prob, match_file))
+    for w in res.warnings:
+        warning(w)
     if not res.written:
         raise typer.Exit(EXIT_USAGE)
     note(f"report written to {out}")

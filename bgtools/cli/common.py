@@ -36,6 +36,17 @@ def error(message: str) -> None:
     typer.echo(f"bgtools: error: {message}", err=True)
 
 
+#: the warning lines printed by :func:`warning`: the same warning issued again by the library
+#: (a game replayed a second time) is not shown twice (see :func:`one_line_warnings`)
+_WARNED: set[str] = set()
+
+
+def warning(message: str) -> None:
+    """A one-line ``bgtools: warning: ...`` on stderr (the exit status is not changed)."""
+    _WARNED.add(message)
+    typer.echo(f"bgtools: warning: {message}", err=True)
+
+
 def note(message: str) -> None:
     """A one-line remark on stderr (what a command did or ignored)."""
     typer.echo(f"bgtools: {message}", err=True)
@@ -53,7 +64,10 @@ def one_line_warnings() -> None:
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, BgtoolsError):
-            typer.echo(f"bgtools: warning: {message}", err=True)
+            problem = getattr(message, "problem", None)
+            text = problem.plain() if problem is not None else str(message)
+            if text not in _WARNED:
+                warning(text)
         else:
             shown(message, category, filename, lineno, file, line)
 

@@ -18,7 +18,7 @@ import typer
 from typing_extensions import Annotated
 
 from bgtools.cli.common import (EXIT_ERRORS, EXIT_USAGE, error, fail, note, os_message, output_file_ok,
-                                resolve_jobs, rich_progress)
+                                resolve_jobs, rich_progress, warning)
 
 PATHS_HELP = "Match files, folders, globs; '-' reads stdin."
 
@@ -41,38 +41,18 @@ def match_files(paths: list[str], allow_stdin: bool = True) -> list[str]:
     return files
 
 
-def _read_for_check(path: str, strict: bool, data: Optional[bytes] = None):
-    """(match, unreadable): a file that cannot be read gives a Match holding the reason
-    (``path`` '-' reads ``data``, the bytes of stdin)."""
-    from bgtools.formats.convert import length_problem
-    from bgtools.formats.read import read_match
+def read_input(path: str, strict: bool = False, data: Optional[bytes] = None, keep_steps: bool = False):
+    """The :class:`~bgtools.formats.read.FileReading` of one input as every command reads it
+    (``path`` '-' reads ``data``, the bytes of stdin; a path that is no file is unreadable)."""
+    from bgtools.formats.read import FileReading, read_file
     from bgtools.model.match import Match
-    from bgtools.model.problems import MatchFileError, MatchProblem
+    from bgtools.model.problems import MatchProblem
 
-    def read(s: bool):
-        if path == "-":
-            return read_match(data or b"", name="<stdin>", strict=s)
-        return read_match(Path(path), name=path, strict=s)
-
-    name = "<stdin>" if path == "-" else path
-    if path != "-" and not Path(path).is_file():
-        return Match(("", ""), 0, source=path, file_errors=[MatchProblem("no such file", path)]), True
-    try:
-        m = read(strict)
-    except MatchFileError as e:
-        err = e.error if e.error.file else MatchProblem(e.error.message, name, e.error.line, e.error.column,
-                                                        e.error.game, e.error.move)
-        unreadable = True
-        if strict:  # stopped at its first error: unreadable only if it cannot be read at all
-            try:
-                unreadable = not read(False).games
-            except MatchFileError:
-                pass
-        return Match(("", ""), 0, source=name, file_errors=[err]), unreadable
-    prob = length_problem(m)
-    if prob is not None:
-        return Match(m.players, 0, source=name, format=m.format, file_errors=[prob]), True
-    return m, bool(m.file_errors and not m.games)
+    if path == "-":
+        return read_file(data or b"", name="<stdin>", strict=strict, keep_steps=keep_steps)
+    if not Path(path).is_file():
+        return FileReading(Match(("", ""), 0, source=path, file_errors=[MatchProblem("no such file", path)]), True)
+    return read_file(Path(path), name=path, strict=strict, keep_steps=keep_steps)
 
 
 def check(
@@ -101,7 +81,7 @@ def check(
 
     def report(res) -> None:
         nonlocal status
-        s, unreadable, problems = res
+        s, unreadable, problems, warned = res
         if unreadable:
             status = EXIT_USAGE
         elif s["errors"]:
@@ -111,9 +91,12 @@ def check(
             return
         typer.echo(f"{s['file']}: {s['games']} games, {s['plays']} plays, {s['doubles']} doubles, "
                    f"final score {s['final_score'][0]}-{s['final_score'][1]}"
-                   + (f", {len(s['errors'])} error(s)" if s["errors"] else ""))
+                   + (f", {len(s['errors'])} error(s)" if s["errors"] else "")
+                   + (f", {len(s['warnings'])} warning(s)" if s["warnings"] else ""))
         for line in problems:
             error(line)
+        for line in warned:
+            warning(line)
 
     jobs = min(jobs, len(files))
     if jobs > 1:
@@ -131,14 +114,15 @@ def check(
         raise typer.Exit(status)
 
 
-def check_file(task: tuple) -> tuple[dict, bool, list[str]]:
+def check_file(task: tuple) -> tuple[dict, bool, list[str], list[str]]:
     """``check`` of one file (runs in any process): (``check --json`` record, unreadable,
-    the error and warning lines) for the task (path, strict, stdin bytes or None)."""
+    the error lines, the warning lines) for the task (path, strict, stdin bytes or None)."""
     from bgtools.model.match import match_summary
 
     path, strict, data = task
-    m, unreadable = _read_for_check(path, strict, data)
-    return match_summary(m), unreadable, [str(e) for e in m.errors] + [str(w) for w in m.warnings]
+    r = read_input(path, strict, data)
+    return (match_summary(r.match, r.warnings), r.unreadable, [str(e) for e in r.errors],
+            [w.plain() for w in r.warnings])
 
 
 def _warm() -> None:
@@ -199,7 +183,13 @@ def convert(
                 raise fail(f"{d}: cannot write: {os_message(res.write_error)}")
             for p in res.problems:
                 error(str(p))
+            for w in res.warnings:
+                warning(w.plain())
             name = "<stdin>" if s == "-" else s
+            if res.not_held:
+                done = f"{res.games} game(s) written to {d}" if res.written else "nothing written"
+                note(f"{name}: game(s) {', '.join(map(str, res.not_held))} not converted (see the warnings above); "
+                     + done)
             if res.unreadable:
                 status = EXIT_USAGE
                 note(f"{name}: not converted")
@@ -207,7 +197,10 @@ def convert(
                 status = max(status, EXIT_ERRORS)
                 games = ", ".join(str(g) for g in res.left_out)
                 done = f"the other {res.games} written to {d}" if res.written else "nothing written"
-                note(f"{name}: game(s) {games} not converted (they hold errors); {done}")
+                note(f"{name}: game(s) {games} not converted (see the errors above); {done}")
+            elif res.problems:  # errors outside the games (a damaged archive after them): all games written
+                status = max(status, EXIT_ERRORS)
+                note(f"{name}: the file holds errors (above); its {res.games} game(s) written to {d}")
     if status:
         raise typer.Exit(status)
 
@@ -283,6 +276,11 @@ def export(
         raise fail(_length_culprit(files) or str(e))
     for prob in report.problems:
         error(str(prob))
+    for w in report.warnings:
+        warning(w)
+    if not report.rows and any(p.unreadable for p in report.problems) and out != "-":
+        note(f"nothing written to {out}")
+        raise typer.Exit(EXIT_USAGE)
     where = "stdout" if out == "-" else out
     bad = f"; {len(report.problems)} file(s) had errors" if report.problems else ""
     note(f"{report.rows} rows from {report.files} file(s) written to {where}{bad}")

@@ -20,7 +20,6 @@ import pandas as pd
 from bgtools.base.fileio import atomic_path
 from bgtools.base.parallel import chunk_size, ordered_map
 from bgtools.export.table import ROW_BUILDERS, columns_for, empty_columns, frame, left_out
-from bgtools.model.problems import MatchFileError
 
 __all__ = ["export_files", "write_dataframe", "ExportReport", "FileProblem", "output_format"]
 
@@ -34,6 +33,8 @@ class FileProblem:
     errors: tuple[str, ...]
     games_left_out: int = 0
     unreadable: bool = False
+    #: the warnings about the file (``file:line: game: message``), as ``check`` prints them
+    warnings: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if self.unreadable:
@@ -52,6 +53,8 @@ class ExportReport:
     problems: tuple[FileProblem, ...]
     output: str
     format: str
+    #: the warnings about the files read, as ``check`` prints them
+    warnings: tuple[str, ...] = ()
 
 
 def output_format(out: str) -> str:
@@ -83,15 +86,17 @@ def _work(task) -> tuple[object, Optional[FileProblem], int]:
     returns (payload, problem or None, rows).
     """
     match_no, path, data, level, names, keep_bad, fmt = task
-    from bgtools.formats.read import read_match
+    from bgtools.formats.read import read_file
 
     cols = columns_for(level, names)
     rows = empty_columns(cols)
     problem = None
-    try:
-        m = read_match(data if data is not None else Path(path), name=path, keep_steps=level == "moves")
-    except MatchFileError as e:
-        m, problem = None, FileProblem(path, (_where(e.error),), unreadable=True)
+    warned: tuple = ()
+    try:  # read as every command reads it (the same verdict, the same warnings)
+        r = read_file(data if data is not None else Path(path), name=path, keep_steps=level == "moves")
+        m, warned = (None if r.unreadable else r.match), tuple(w.plain() for w in r.warnings)
+        if r.unreadable:
+            problem = FileProblem(path, tuple(_where(e) for e in r.errors), unreadable=True)
     except Exception as e:  # an unexpected parser failure must not stop a batch export
         m, problem = None, FileProblem(path, (f"unexpected error: {type(e).__name__}: {e}",), unreadable=True)
     n = 0
@@ -101,6 +106,9 @@ def _work(task) -> tuple[object, Optional[FileProblem], int]:
         if errs:
             left = sum(1 for g in m.games if left_out(g, keep_bad))
             problem = FileProblem(path, tuple(_where(e) for e in errs), left, unreadable=not m.games)
+    if problem is not None or warned:
+        problem = FileProblem(path, problem.errors if problem else (), problem.games_left_out if problem else 0,
+                              problem.unreadable if problem else False, warned)
     return (_payload(frame(rows, cols), fmt) if n else None), problem, n
 
 
@@ -285,17 +293,28 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
         from bgtools.formats.read import read_match
 
         read_match(_WARM)  # load the kernels once, before the workers fork
-    with _output(out, fmt, frame(empty_columns(cols), cols)) as sink:
-        results = ordered_map(_work, tasks(), jobs=jobs, dask=dask, chunk=chunk_size(len(files), jobs) if isinstance(files, list) else 1)
-        with closing(results), (progress(len(files)) if progress else _no_progress()) as advance:  # type: ignore
-            for payload, problem, n in results:
-                if n:
-                    sink.write(payload, n, batch_rows)
-                total += n
-                if problem is not None:
-                    problems.append(problem)
-                advance()
-    return ExportReport(count, total, tuple(problems), out, fmt)
+    try:
+        with _output(out, fmt, frame(empty_columns(cols), cols)) as sink:
+            results = ordered_map(_work, tasks(), jobs=jobs, dask=dask,
+                                  chunk=chunk_size(len(files), jobs) if isinstance(files, list) else 1)
+            with closing(results), (progress(len(files)) if progress else _no_progress()) as advance:  # type: ignore
+                for payload, problem, n in results:
+                    if n:
+                        sink.write(payload, n, batch_rows)
+                    total += n
+                    if problem is not None:
+                        problems.append(problem)
+                    advance()
+            if not total and any(p.unreadable for p in problems):
+                raise _NothingRead  # no output at all rather than a header alone for input that cannot be read
+    except _NothingRead:
+        pass
+    return ExportReport(count, total, tuple(p for p in problems if p.errors), out, fmt,
+                        tuple(w for p in problems for w in p.warnings))
+
+
+class _NothingRead(Exception):
+    """No row, and an input that could not be read: the output is not written."""
 
 
 class _no_progress:

@@ -20,7 +20,7 @@ from bgtools.formats.metadata import iso_date, with_standard
 from bgtools.formats.smile import SmileError, loads
 from bgtools.formats.xg import TruncatedStream, inflate_bounded
 from bgtools.model.fileanalysis import Candidate, FileAnalysis
-from bgtools.model.game import Action, Double, Drop, Game, Resign, Roll, Take, Win
+from bgtools.model.game import Action, Double, Drop, Game, Resign, Roll, Take, Win, resign_level
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
@@ -169,7 +169,7 @@ def _game(gd: dict, number: int, file: str, budget: list[int]) -> tuple[Game, Op
                     if pts <= 0:
                         continue  # an abandoned game (a money session stopped): left open
                     if gd.get("wasResignation"):
-                        actions.append(Resign(1 - p, max(1, min(3, pts // max(cube, 1))), move_no=moves))
+                        actions.append(Resign(1 - p, resign_level(pts, cube), move_no=moves))
                     actions.append(Win(p, pts, move_no=moves))
                 elif d2 == 5:
                     moves += 1

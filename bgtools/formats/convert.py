@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from bgtools.base.errors import BgtoolsError
+from bgtools.formats.read import MAX_MATCH_LENGTH, length_problem
+from bgtools.model.game import Game, crawford_flags
 from bgtools.model.match import Match
-from bgtools.model.problems import MatchFileError, MatchProblem
+from bgtools.model.problems import MatchProblem
 
 __all__ = ["ConvertError", "ConvertPlan", "ConvertResult", "FORMAT_SUFFIX", "MAX_MATCH_LENGTH", "convert_one",
-           "convert_task", "format_of", "length_problem", "plan_conversion"]
-
-#: the longest match a gnubg Match ID can hold (15 bits)
-MAX_MATCH_LENGTH = 2**15 - 1
+           "convert_task", "format_of", "kept_games", "length_problem", "plan_conversion"]
 
 #: output format -> the suffix its files get
 FORMAT_SUFFIX = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}
@@ -42,15 +41,6 @@ def format_of(out: str, to: Optional[str] = None) -> str:
     if fmt is None:
         raise ConvertError(f"{out}: cannot tell the format from the suffix; use --to mat|sgf|json")
     return fmt
-
-
-def length_problem(m: Match) -> Optional[MatchProblem]:
-    """A problem when the match is longer than a Match ID can hold (its positions then have
-    no Match ID or XGID, so it cannot be exported or analysed), else None."""
-    if 0 <= m.length <= MAX_MATCH_LENGTH:
-        return None
-    return MatchProblem(f"match length {m.length}: over {MAX_MATCH_LENGTH}, the longest match a Match ID "
-                        "can hold", m.source)
 
 
 @dataclass
@@ -129,8 +119,10 @@ def plan_conversion(src: str, out: str, to: Optional[str] = None,
 @dataclass
 class ConvertResult:
     """What :func:`convert_one` did with one input: ``problems`` found reading it,
-    ``left_out`` the game numbers not converted (they hold errors), ``written`` whether the
-    output file was written, ``unreadable`` when no match could be read at all."""
+    ``left_out`` the game numbers not converted (they hold errors, or leaving out one that
+    does would change how they read), ``written`` whether the output file was written,
+    ``unreadable`` when no match could be read at all, ``warnings`` what reads but may not
+    be what was meant (as ``check`` reports it)."""
 
     source: str
     output: str
@@ -140,6 +132,9 @@ class ConvertResult:
     problems: list[MatchProblem] = field(default_factory=list)
     unreadable: bool = False
     write_error: Optional[OSError] = None  #: set by :func:`convert_task` when the output could not be written
+    warnings: list[MatchProblem] = field(default_factory=list)
+    #: games without errors left out because no output can hold them (they start from an edited board)
+    not_held: list[int] = field(default_factory=list)
 
 
 def _writer(fmt: str):
@@ -156,29 +151,53 @@ def _writer(fmt: str):
     return write_json
 
 
+def kept_games(m: Match, name: str = "") -> tuple[tuple[Game, ...], list[MatchProblem]]:
+    """The games of ``m`` a conversion keeps: those without errors that start from the opening
+    position (the start of a game from an edited board is not held by the match model, so no
+    output could hold it), less any whose Crawford game would move once the others are left
+    out (the Crawford game is inferred from the scores: with the Crawford game left out, the
+    game after it would read as the Crawford game), with a problem for each game so left out."""
+    good = [g for g in m.games if not g.errors and not g.props.get("_setup")]
+    problems: list[MatchProblem] = []
+    while True:
+        flags = crawford_flags(m.length, [g.score for g in good], m.crawford)
+        moved = [g for g, c in zip(good, flags) if g.crawford != c]
+        if not moved:
+            return tuple(good), problems
+        g = moved[0]
+        was = "is" if g.crawford else "is not"
+        problems.append(MatchProblem(f"game {g.number} {was} the Crawford game, but without the games left out "
+                                     f"it would read as {'not ' if g.crawford else ''}the Crawford game: left out too",
+                                     name, g.line, 0, g.number))
+        good.remove(g)
+
+
 def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> ConvertResult:
     """Read ``src`` (or ``data``, e.g. stdin) and write its games without errors to ``dest``.
 
-    Never leaves a half-written file; writes nothing when no game is good.  An output
-    that cannot be written raises ``OSError``.
+    The file written reads back as the games kept (tests/test_convert_roundtrip.py).  Never
+    leaves a half-written file; writes nothing when no game is good.  An output that cannot
+    be written raises ``OSError``.
     """
-    from bgtools.formats.read import read_match
+    from bgtools.formats.read import read_file
 
     res = ConvertResult(src, dest)
     name = "<stdin>" if src == "-" else src
-    try:
-        m: Match = read_match(data if data is not None else Path(src), name=name)
-    except MatchFileError as e:
-        err = e.error if e.error.file else dataclasses.replace(e.error, file=name)
-        res.problems, res.unreadable = [err], True
+    r = read_file(data if data is not None else Path(src), name=name)
+    m = r.match
+    res.problems, res.warnings, res.unreadable = list(m.errors), list(r.warnings), r.unreadable
+    if r.unreadable:
         return res
-    res.problems = list(m.errors)
-    good = tuple(g for g in m.games if not g.errors)
-    res.left_out = [g.number for g in m.games if g.errors]
+    good, more = kept_games(m, name)
+    res.problems += more
+    kept = {id(g) for g in good}
+    res.not_held = [g.number for g in m.games if not g.errors and g.props.get("_setup")]
+    res.warnings += [MatchProblem("the game starts from an edited board, which the converted file cannot hold "
+                                  "(it would read as a game from the opening position): not converted",
+                                  name, g.line, 0, g.number, severity="warning")
+                     for g in m.games if not g.errors and g.props.get("_setup")]
+    res.left_out = [g.number for g in m.games if id(g) not in kept and g.number not in res.not_held]
     res.games = len(good)
-    if m.file_errors and not m.games:
-        res.unreadable = True
-        return res
     if not good:
         return res
     parent = os.path.dirname(dest)
@@ -192,13 +211,20 @@ def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> 
             break
         except MatWriteError as e:  # a board edit the .mat text cannot hold: that game is left out
             res.problems.append(MatchProblem(str(e), name, e.line, 0, e.game))
-            kept = tuple(g for g in good if g.number != e.game)
             res.left_out.append(e.game)
-            if not kept or len(kept) == len(good):
+            fewer, more = kept_games(dataclasses.replace(m, games=tuple(g for g in good if g.number != e.game)), name)
+            res.problems += more
+            still = {id(g) for g in fewer}
+            res.left_out += [g.number for g in good if g.number != e.game and id(g) not in still]
+            if not fewer or len(fewer) == len(good):
                 res.games = 0
                 return res
-            good = kept
+            good = fewer
             res.games = len(good)
+    if fmt == "mat" and good[0].number != 1 and m.games[0].number == 1:
+        res.warnings.append(MatchProblem(f"game 1 is left out, so the .mat written starts at game {good[0].number}: "
+                                         "bgtools reads it, gnubg refuses it ('First game missing from match')",
+                                         name, severity="warning"))
     res.written = True
     return res
 

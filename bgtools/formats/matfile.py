@@ -19,6 +19,7 @@ other as a Set Pos line) or refuses with :class:`MatWriteError`.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 from typing import Optional
 
@@ -29,7 +30,7 @@ from bgtools.formats.metadata import mat_header_tags, mat_standard, with_standar
 from bgtools.formats.matgrammar import build_parser, grammar_text, mat_parser, parse_lines
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
-from bgtools.model.problems import MatchFileError, MatchProblem
+from bgtools.model.problems import MatchFileError, MatchProblem, MatchWarning
 from bgtools.model.replay import apply_steps
 
 __all__ = ["parse_mat", "mat_from_lines", "write_mat", "format_mat", "grammar_text", "build_parser",
@@ -89,6 +90,11 @@ def _sides(kind: str, data) -> tuple[int, list, list[int]]:
 
 
 _DICE = {f"{a}{b}:": (a, b) for a in range(1, 7) for b in range(1, 7)}
+
+#: what a cell of each rule is, in words (for messages about a cell that is not read)
+_CELL_NAMES = {"roll": "a roll", "roll_cannot": "a roll", "roll_unknown": "a roll", "roll_illegal": "a roll",
+               "double": "a double", "beaver": "a beaver", "take": "a take", "drop": "a drop",
+               "win": "a 'Wins' cell", "loss": "a 'Losses' cell", "resign": "a resignation"}
 
 
 def _action(rule: str, val, player: int, line: int, column: int, move_no: int):
@@ -224,6 +230,9 @@ class _Reader:
         if kind == "score_line":
             self.score_line(lineno, data)
             return True
+        if kind == "move_line_repeat":
+            self.repeated(lineno, data)
+            kind, data = "move_line", data[:3]
         num, cells, sides = _sides(kind, data)  # at most two cells: the grammar says so
         acts = cur["actions"]
         for (col, rule, val, _), player in zip(cells, sides):
@@ -240,6 +249,16 @@ class _Reader:
             if rule == "roll_illegal":
                 self.illegal(a, val[1][0])
         return True
+
+    def repeated(self, lineno: int, data) -> None:
+        """A move line whose right-hand column repeats the move number: as gnubg reads it,
+        the cells before the number are kept and the rest of the line is not read (warned)."""
+        col, number, rule = data[3]
+        what = f" and {_CELL_NAMES.get(rule, rule)}" if rule else ""
+        p = MatchProblem(f"the move number {number} is written again in the right-hand column: that "
+                         f"column ({number}{what}) is not read, the left one is kept, as gnubg reads the line",
+                         self.file, lineno, col + 1, self.cur["number"] if self.cur else 0, data[0])
+        warnings.warn(MatchWarning(p), stacklevel=4)
 
     def illegal(self, roll: Roll, text: str) -> None:
         """A Snowie illegal play, as gnubg reads it: the roll (without a play), then a board
@@ -373,7 +392,8 @@ def format_mat(match: Match) -> str:
             raise MatWriteError(f"game {g.number} starts with the cube at {g.initial_cube} (automatic doubles), "
                                 "which the .mat text cannot record", g.number, g.line)
         out.append(f" Game {g.number}")
-        out.append(" " + f"{p0} : {g.score[0]}".ljust(31) + f"{p1} : {g.score[1]}")
+        left = f"{p0} : {g.score[0]}"  # gnubg's columns; a long name still leaves a space before the second
+        out.append(" " + (left.ljust(31) if len(left) < 31 else left + "  ") + f"{p1} : {g.score[1]}")
         lines: list[list] = []  # [left, right]
         pos: Optional[Position] = Position.initial()
         persp = 0

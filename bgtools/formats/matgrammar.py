@@ -14,6 +14,9 @@ A parsed line is ``(kind, line, data)``:
 * ``("match_line", n, length)``, ``("game_line", n, number)``,
 * ``("score_line", n, (name_score_0, name_score_1, column_of_the_second))``,
 * ``("move_line", n, (move_number, end_column_of_"12)", cells))``,
+* ``("move_line_repeat", n, (move_number, end_column_of_"12)", cells, (column, "12)", rule)))``: a
+  line whose right-hand column repeats the move number; the cells before it, then where the
+  number is repeated and the rule of the cell after it ("" for none), which is not read,
 * ``("cell_line", n, cells)``,
 * ``("error", n, (column, message))`` for a line that does not parse,
 
@@ -248,6 +251,14 @@ class MatCells(lark.Transformer):
             if text:
                 out.append(self.tag([lark.Token("TAG", text, line=t.line + k)]))
         return out
+
+    def move_line_repeat(self, c):
+        # "12) <cell> 12) <cell>": the left cell, then where the number is repeated, that
+        # number and the rule of the cell after it (not read: the reader warns)
+        _, line, (num, after, cells) = self.move_line(c[:2])
+        rest = c[3] if len(c) > 3 else None
+        rule = "" if rest is None else rest[1] if type(rest) is tuple else "roll"
+        return ("move_line_repeat", line, (num, after, cells, (c[2].column - 1, c[2].value.rstrip(), rule)))
 
     def move_line_trailer(self, c):
         # "12) <cell> <illegal play> <roll>": the roll after the illegal play is not read

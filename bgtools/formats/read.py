@@ -10,7 +10,8 @@ binary eXtreme Gammon (``.xg``/``.xgp``) and BGBlitz (``.bgf``) files, sniffed f
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+import warnings
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
@@ -23,13 +24,15 @@ from bgtools.formats.sgf import parse_sgf
 from bgtools.formats.xg import is_xg, parse_xg
 from bgtools.model.game import Game
 from bgtools.model.match import Match
-from bgtools.model.problems import MatchFileError, MatchProblem
+from bgtools.model.problems import MatchFileError, MatchProblem, MatchWarning
 from bgtools.model.checks import record_warnings
 from bgtools.model.replay import finish_match
 
-__all__ = ["read_match", "read_matches", "iter_games", "expand_paths", "detect_format", "detect_binary",
-           "decode_bytes",
-           "MATCH_SUFFIXES", "Source"]
+__all__ = ["read_match", "read_matches", "read_file", "FileReading", "iter_games", "expand_paths", "detect_format",
+           "detect_binary", "decode_bytes", "length_problem", "MAX_MATCH_LENGTH", "MATCH_SUFFIXES", "Source"]
+
+#: the longest match a gnubg Match ID can hold (15 bits)
+MAX_MATCH_LENGTH = 2**15 - 1
 
 Source = Union[str, bytes, os.PathLike]
 
@@ -123,6 +126,80 @@ def read_match(source: Source, *, format: Optional[str] = None, strict: bool = F
         m = finish_match(m, fname, strict, keep_steps=keep_steps, fresh=fmt == "mat")
     m = replace(m, source=fname, format=fmt)
     return replace(m, warnings=record_warnings(m))
+
+
+def length_problem(m: Match) -> Optional[MatchProblem]:
+    """A problem when the match is longer than a Match ID can hold (its positions then have
+    no Match ID or XGID, so it cannot be exported or analysed), else None."""
+    if 0 <= m.length <= MAX_MATCH_LENGTH:
+        return None
+    return MatchProblem(f"match length {m.length}: over {MAX_MATCH_LENGTH}, the longest match a Match ID "
+                        "can hold", m.source)
+
+
+@dataclass(frozen=True)
+class FileReading:
+    """One file as every command reads it (:func:`read_file`): the match, whether it could
+    be read at all, and every warning about it.
+
+    ``unreadable``: nothing of the file can be used (it holds no match, no game could be read,
+    or its length is beyond a Match ID); ``match`` then holds no games and the reason in
+    ``file_errors``.  ``warnings``: what reads but may not be what was meant, in file order:
+    those found while replaying (:class:`~bgtools.model.problems.MatchWarning`) and across
+    the games (``match.warnings``).  ``verdict``: ``"unreadable"``, ``"errors"`` or ``"ok"``.
+    """
+
+    match: Match
+    unreadable: bool = False
+    warnings: tuple[MatchProblem, ...] = ()
+
+    @property
+    def errors(self) -> list[MatchProblem]:
+        return self.match.errors
+
+    @property
+    def verdict(self) -> str:
+        return "unreadable" if self.unreadable else "errors" if self.match.errors else "ok"
+
+
+def read_file(source: Source, *, name: str = "", strict: bool = False, keep_steps: bool = False) -> FileReading:
+    """Read one match file (a path, or its bytes with ``name``) as every command reads it.
+
+    Never raises for a bad record: a file that cannot be read gives an ``unreadable``
+    :class:`FileReading` with the reason.  Warnings are collected in the result, not
+    issued.  ``strict``: stop at the first error (the file is unreadable only if it cannot be
+    read at all).
+    """
+    fname = name or (str(source) if isinstance(source, (str, os.PathLike)) else "")
+
+    def read(s: bool) -> Match:
+        return read_match(source if not isinstance(source, str) else Path(source), name=fname, strict=s,
+                          keep_steps=keep_steps)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MatchWarning)
+        try:
+            m = read(strict)
+        except MatchFileError as e:
+            err = e.error if e.error.file else replace(e.error, file=fname)
+            unreadable = True
+            if strict:
+                try:
+                    unreadable = not read(False).games
+                except MatchFileError:
+                    pass
+            return FileReading(Match(("", ""), 0, source=fname, file_errors=[err]), unreadable)
+    seen = [w.message.problem for w in caught if isinstance(w.message, MatchWarning)]
+    for w in caught:  # anything else is shown as it would have been
+        if not isinstance(w.message, MatchWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    found = [replace(p, severity="warning") for p in dict.fromkeys(seen)] + list(m.warnings)
+    found.sort(key=lambda p: (p.line or 0, p.column))
+    prob = length_problem(m)
+    if prob is not None:
+        return FileReading(Match(m.players, 0, source=fname, format=m.format, file_errors=[prob]), True,
+                           tuple(found))
+    return FileReading(m, bool(m.file_errors and not m.games), tuple(found))
 
 
 def _read_binary(raw: Union[str, bytes], fmt: str, fname: str, strict: bool, keep_steps: bool = False) -> Match:

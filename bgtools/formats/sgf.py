@@ -25,7 +25,7 @@ from typing import Any, Optional
 from bgtools.base.version import __version__
 from bgtools.formats.metadata import sgf_root_properties, sgf_standard, with_standard
 from bgtools.model.fileanalysis import error_class
-from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
+from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win, resign_level
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
@@ -289,7 +289,7 @@ def parse_sgf(text: str, file: str = "", strict: bool = False) -> Match:
             pts = int(m.group(2))
             if m.group(3):
                 c = cube if new is None else cube
-                actions.append(Resign(1 - w, max(1, min(3, pts // max(c, 1)))))
+                actions.append(Resign(1 - w, resign_level(pts, c)))
                 notes.append({})
             actions.append(Win(w, pts))
             notes.append({})
@@ -312,7 +312,7 @@ def format_sgf(match: Match) -> str:
     """The match as a gnubg-style SGF collection (analysis properties kept when present)."""
     out = []
     for gi, g in enumerate(match.games):
-        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[bgtools:{__version__}]",
+        root = [f"(;FF[4]GM[6]CA[UTF-8]AP[bgtools:{__version__}]",  # (game: the index, as gnubg needs it)
                 f"MI[length:{match.length}][game:{gi}][ws:{g.score[0]}][bs:{g.score[1]}]",
                 f"PW[{_escape(match.players[0])}]PB[{_escape(match.players[1])}]"]
         rules = []

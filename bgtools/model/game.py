@@ -21,7 +21,8 @@ RollStatus = Literal["play", "dance", "rolled", "illegal", "unchecked", "unknown
 Ending = Literal["bearoff", "drop", "resign"]
 
 __all__ = ["MatchRules", "RollStatus", "Ending", "Roll", "Double", "Beaver", "Take", "Drop", "Resign", "Win", "SetBoard",
-           "Action", "Result", "Game", "crawford_flags"]
+           "Action", "Result", "Game", "crawford_flags", "resign_level",
+           "RESIGN_NAMES"]
 
 
 def _loc(default: Any) -> Any:
@@ -245,6 +246,22 @@ class MatchRules(Protocol):
 
     @property
     def games(self) -> tuple[Game, ...]: ...
+
+
+#: a resignation's level -> its name
+RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def resign_level(points: int, cube: int) -> int:
+    """The resignation (1 single, 2 gammon, 3 backgammon) a result of ``points`` by resignation
+    with the cube at ``cube`` is read as, as gnubg reads it: the smallest worth the points (a
+    single up to the cube, a gammon up to twice the cube, else a backgammon).
+
+    >>> resign_level(3, 2), resign_level(4, 2), resign_level(1, 2), resign_level(7, 2)
+    (2, 2, 1, 3)
+    """
+    cube = max(cube, 1)
+    return max(1, min(3, -(-points // cube)))
 
 
 def crawford_flags(length: int, scores: Sequence[tuple[int, int]], rule: bool = True) -> list[bool]:

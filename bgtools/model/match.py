@@ -43,7 +43,7 @@ Roll(player=0, dice=(3, 1), steps=((8, 5), (6, 5)), status='play')
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from bgtools.model.game import Game
 from bgtools.model.problems import MatchProblem
@@ -96,9 +96,11 @@ class Match:
         return replay(self)
 
 
-def match_summary(m: Match) -> dict:
-    """The per-file record of ``bgtools check --json``."""
+def match_summary(m: Match, warnings: Optional[Sequence[MatchProblem]] = None) -> dict:
+    """The per-file record of ``bgtools check --json``; ``warnings``: every warning about the
+    file (:attr:`bgtools.formats.read.FileReading.warnings`; default: ``m.warnings``)."""
     errs = m.errors
+    warns = m.warnings if warnings is None else warnings
     return {
         "file": m.source,
         "format": m.format,
@@ -110,5 +112,6 @@ def match_summary(m: Match) -> dict:
         "final_score": list(m.final_score),
         "errors": [{"line": e.line, "column": e.column, "game": e.game, "move": e.move,
                     "message": e.message} for e in errs],
-        "warnings": [{"line": w.line, "game": w.game, "message": w.message} for w in m.warnings],
+        "warnings": [{"line": w.line, "column": w.column, "game": w.game, "move": w.move, "message": w.message}
+                     for w in warns],
     }

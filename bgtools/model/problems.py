@@ -39,6 +39,11 @@ class MatchProblem:
         return self.severity == "warning"
 
     def __str__(self) -> str:
+        return self.plain(severity=True)
+
+    def plain(self, severity: bool = False) -> str:
+        """``file:line:column: game g, move m: message``; with ``severity``, a warning says so
+        after the place (as ``str()`` does)."""
         where = [self.file or "<text>"]
         if self.line:
             where.append(str(self.line))
@@ -49,7 +54,7 @@ class MatchProblem:
             ctx.append(f"game {self.game}")
         if self.move:
             ctx.append(f"move {self.move}")
-        return (":".join(where) + ": " + ("warning: " if self.is_warning else "")
+        return (":".join(where) + ": " + ("warning: " if severity and self.is_warning else "")
                 + (f"{', '.join(ctx)}: " if ctx else "") + self.message)
 
     def to_dict(self) -> dict:

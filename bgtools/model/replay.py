@@ -19,7 +19,7 @@ from bgtools.core.matchstate import GameState, MatchState
 from bgtools.core.movegen import Play
 from bgtools.core.position import Position
 from bgtools.model.game import (Action, Beaver, Double, Drop, Game, MatchRules, Resign, Result, Roll, SetBoard, Take,
-                                Win, crawford_flags)
+                                Win, RESIGN_NAMES, crawford_flags, resign_level)
 from bgtools.model.problems import MatchFileError, MatchProblem, MatchWarning
 from bgtools.model.step import Step
 from bgtools.model.resolve import apply_steps, forced_play, resolve_play
@@ -37,6 +37,8 @@ _SET_STEPS = Roll.__dict__["steps"].__set__
 #: what the fast path returns for a play when no Step is wanted (the board is in the kernel's array)
 _MOVED = object()
 
+_EDITED = ("the game starts from a board set up in the record (an edited position), which is not replayed: its "
+           "moves are kept unchecked, without positions, and not analysed")  #: why such a game is not replayed
 #: the opening position (immutable: one for every game) and its array for the kernel
 _INITIAL = Position.initial()
 _INITIAL_ARRAY = _INITIAL.to_array()  # the kernel copies the board it is given
@@ -63,12 +65,19 @@ class _Replayer:
         self._row: tuple = ()  # (the kernel's ``after`` array, the row of the last play in it)
         self._over = False
 
+    def _at(self, a, msg: str) -> MatchProblem:
+        return MatchProblem(msg, self.file, getattr(a, "line", 0) or self.g.line, getattr(a, "column", 0),
+                            self.g.number, getattr(a, "move_no", 0))
+
     def err(self, a, msg: str) -> None:
-        e = MatchProblem(msg, self.file, getattr(a, "line", 0) or self.g.line, getattr(a, "column", 0),
-                       self.g.number, getattr(a, "move_no", 0))
+        e = self._at(a, msg)
         if self.strict:
             raise MatchFileError(e)
         self.errors.append(e)
+
+    def warn(self, a, msg: str) -> None:
+        """A :class:`MatchWarning` about ``a``: the record reads (as gnubg reads it), but not as written."""
+        warnings.warn(MatchWarning(self._at(a, msg)), stacklevel=4)
 
     def _settle(self, a: Roll, pos: Position) -> tuple[Roll, Optional[Play], int]:
         """Resolve one roll in Python: (the roll as replayed, the play made or None, legal plays)."""
@@ -234,10 +243,8 @@ class _Replayer:
         if n == 1:
             play = forced_play(pos, a.dice)
             return replace(a, steps=play.steps, status="play"), play
-        where = MatchProblem(f"the play of {a.dice[0]}{a.dice[1]} is not written ({a.text.strip() or '?'}) "
-                             f"and {n} plays are legal: the roll is kept without a play", self.file,
-                             a.line or self.g.line, a.column, self.g.number, a.move_no)
-        warnings.warn(MatchWarning(where), stacklevel=5)
+        self.warn(a, f"the play of {a.dice[0]}{a.dice[1]} is not written ({a.text.strip() or '?'}) "
+                     f"and {n} plays are legal: the roll is kept without a play")
         return replace(a, steps=None, status="rolled"), None
 
     def state(self, **kw) -> MatchState:
@@ -422,8 +429,7 @@ class _Replayer:
                 if self.want:  # the Steps of the actions as they now are, as a replay of them gives
                     self._step(win, game_state=GameState.OVER)
                 self.out.append(win)
-        if pending is not None and not broken and result is None:
-            pass  # file ends while a double awaits an answer: game left open
+        # (a file that ends while a double awaits an answer leaves the game open)
         if result is None and over and not broken:
             w = self.persp ^ 1  # the player who just moved
             result = Result(w, self._bearoff_points(w), "bearoff")
@@ -485,8 +491,8 @@ class _Replayer:
         if dropped is not None:
             if dropped[0] != p and not broken:
                 self.err(a, f"player {p + 1} wins although player {p + 1} dropped the double")
-            elif a.points != dropped[1] and not broken:
-                self.err(a, f"wins {a.points} point(s) but the dropped cube gives {dropped[1]}")
+            elif a.points != dropped[1] and not broken and not self._wins_match(p, a.points, dropped[1]):
+                self.warn(a, f"wins {a.points} point(s) but the dropped cube gives {dropped[1]}: counted, as gnubg does")
             return Result(dropped[0], dropped[1], "drop")
         if over and not broken:
             w = self.persp ^ 1
@@ -495,14 +501,15 @@ class _Replayer:
                 self.err(a, f"player {p + 1} is written as winner but player {w + 1} bore off all checkers")
                 return Result(w, pts, "bearoff")
             if a.points != pts and not self._wins_match(p, a.points, pts):
-                self.err(a, f"wins {a.points} point(s) but the board and the cube give {pts}")
+                self.warn(a, f"wins {a.points} point(s) but the board and the cube give {pts}: "
+                             f"{pts} counted, as gnubg counts it")
             return Result(p, pts, "bearoff")
         cube = max(self.cube, 1)
-        level = max(1, min(3, a.points // cube))
-        if not broken and (a.points % cube or not 1 <= a.points // cube <= 3) \
-                and not self._wins_match(p, a.points, cube * level):
-            self.err(a, f"wins {a.points} point(s) by resignation, which is not 1, 2 or 3 times "
-                        f"the cube ({cube})")
+        # as gnubg reads it (resign_level): Backgammon Galaxy writes the points the winner needed
+        level = resign_level(a.points, cube)
+        if not broken and a.points != cube * level and not self._wins_match(p, a.points, cube * level):
+            self.warn(a, f"wins {a.points} point(s) by resignation with the cube at {cube}: read as a "
+                         f"{RESIGN_NAMES[level]} ({cube * level} point(s)), as gnubg reads it")
         return Result(p, cube * level, "resign")
 
     def _wins_match(self, p: int, written: int, actual: int) -> bool:
@@ -547,6 +554,8 @@ def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: 
     games = []
     with gc_paused():
         for gi, (g, c) in enumerate(zip(match.games, flags)):
+            if g.props.get("_setup"):  # said once, while reading
+                warnings.warn(MatchWarning(MatchProblem(_EDITED, file, g.line, 0, g.number)), stacklevel=2)
             games.append(check_game(match, g if g.crawford == c else replace(g, crawford=c), file, strict,
                                     keep_steps=keep_steps, game_index=gi, fresh=fresh))
     return replace(match, games=tuple(games))  # type: ignore[type-var]  # a dataclass (Match) in practice
