@@ -42,6 +42,7 @@ import numpy as np
 
 from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis, Decision, GameSummary,
                                       MatchAnalysis, PlayerSummary, error_class, luck_class, PHASES)
+from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
 from bgtools.engine.met import mwc_after
 
@@ -207,7 +208,7 @@ class _Analyser:
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
-        from bgtools.engine.children import ROLLS, best_children, expand_children
+        from bgtools.engine.children import best_children, expand_children
         from bgtools.engine.evaluation import equity, invert_probs
 
         board = position.to_array()[None]
@@ -217,8 +218,8 @@ class _Analyser:
         mover = invert_probs(p0[best])
         norm, raw = self.after_values(mover, children[best], c)
         hi, lo = max(dice), min(dice)
-        r = next(i for i, (a, b) in enumerate(ROLLS) if a == hi and b == lo)
-        w = np.array([(0.0 if opening else 1.0) if a == b else 2.0 for a, b in ROLLS])
+        r = ROLL_INDEX[hi, lo]
+        w = np.where(ROLL_WAYS == 1, 0.0, 2.0) if opening else ROLL_WAYS.astype(np.float64)  # no double opens
         w /= w.sum()
         luck = float(norm[r] - w @ norm)
         return luck, (None if raw is None else float(raw[r] - w @ raw))

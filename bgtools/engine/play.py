@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from bgtools.core.dice import ASCENDING_ROLL_WEIGHTS, ASCENDING_ROLLS
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nn import Weights, game_over_probs
 from bgtools.engine.pubeval import pubeval_choose, pubeval_weights
@@ -27,15 +28,13 @@ __all__ = ["DuelResult", "duel_vs_pubeval", "duel_chooser", "game_points", "game
            "duplicate_dice", "MAX_TURNS"]
 
 MAX_TURNS = 2000
-# the opponent's replies at 1 ply are summed in this order (smaller die first)
-_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int64)
-_ROLL_W = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in range(a, 7)], np.float64) / 36.0
 
 
 def duel_chooser(weights: Weights, ply: int = 0, prune: int = 6):
     """The :class:`~bgtools.engine.chooser.Chooser` the net duels (and self-plays) with:
     no bear-off databases, 1-ply candidates in quicksort order, replies smaller die first."""
-    return make_chooser(weights.arrays(), ply, prune, None, stable=False, rolls=_ROLLS, weights=_ROLL_W)
+    return make_chooser(weights.arrays(), ply, prune, None, stable=False, rolls=ASCENDING_ROLLS,
+                        weights=ASCENDING_ROLL_WEIGHTS)  # the replies at 1 ply summed smaller die first
 
 
 @nb.njit(cache=True)
