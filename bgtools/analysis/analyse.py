@@ -44,7 +44,7 @@ from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis,
                                       MatchAnalysis, PlayerSummary, error_class, luck_class, PHASES)
 from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
-from bgtools.engine.met import mwc_after
+from bgtools.engine.met import CubeStake, mwc_after
 
 if TYPE_CHECKING:
     from bgtools.analysis.evalcache import EvalCache
@@ -180,9 +180,7 @@ class _Analyser:
                             c.jacoby)
         if c.money:
             return raw / c.cube, None
-        lo, hi = self.met.after(c.am, c.ao, -c.cube), self.met.after(c.am, c.ao, c.cube)
-        norm = 2.0 * (raw - lo) / (hi - lo) - 1.0 if hi > lo else np.zeros_like(raw)
-        return norm, raw
+        return CubeStake.at(self.met, c.am, c.ao, c.cube).normalise(raw), raw
 
     def cube_analysis(self, position, c: _Ctx) -> Optional[CubeAnalysis]:
         """The decision of the player on roll before his roll; None when he cannot double."""

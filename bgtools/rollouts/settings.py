@@ -20,7 +20,7 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position
-from bgtools.engine.met import load_met, mwc_after
+from bgtools.engine.met import CubeStake, load_met
 
 __all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS"]
 
@@ -185,12 +185,9 @@ class RolloutResult:
             if job.money:
                 f.update(cubeful_equity=float(m[7]), cubeful_equity_se=float(s[7]))
             else:
-                met = load_met()
-                lo = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], -job.cube))
-                hi = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], job.cube))
-                scale = 2.0 / (hi - lo)
+                stake = CubeStake.at(load_met(), job.away[0], job.away[1], job.cube)
                 f.update(mwc_cubeful=float(m[7]), mwc_cubeful_se=float(s[7]),
-                         cubeful_equity=float(scale * (m[7] - lo) - 1.0), cubeful_equity_se=float(scale * s[7]))
+                         cubeful_equity=float(stake.normalise(m[7])), cubeful_equity_se=float(stake.scale * s[7]))
         return cls(**f)  # type: ignore[arg-type]  # the fields are set above by name
 
     def record(self, evaluator: str = "", digits: int = 6) -> dict:
