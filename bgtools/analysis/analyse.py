@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 import numba as nb
 import numpy as np
 
-from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis, Decision, GameSummary,
-                                      MatchAnalysis, PlayerSummary, error_class, luck_class, PHASES)
+from bgtools.analysis.records import (AnalysisSettings, ErrorClass, Candidate, CubeAnalysis, Decision, GameSummary,
+                                      MatchAnalysis, PlayerSummary, error_class, luck_class, ERRORS, PHASES)
 from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
 from bgtools.engine.met import CubeStake, mwc_after
@@ -373,7 +373,7 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
                         pw, mw = an.after_play(pos, st.play, c, pl)
                         decisions.append(Decision(
                             **base, kind="checker", dice=dtext, played=text, best=text, equity_loss=0.0,
-                            error_class="none", forced=True, counted=False, legal_plays=st.legal_plays,
+                            error_class=ErrorClass.NONE, forced=True, counted=False, legal_plays=st.legal_plays,
                             steps=tuple(st.play.steps) if st.play is not None else (), win_after=pw,
                             mwc_after=mw, **lk))
                 elif isinstance(a, Double):
@@ -438,7 +438,7 @@ def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, lengt
     mine = [d for d in decisions if d.player == p]
     moves = [d for d in mine if d.kind == "checker" and not d.forced]
     cubes = [d for d in mine if d.kind == "cube" and d.counted]
-    classes = ("doubtful", "bad", "very bad")
+    classes = ERRORS
     checker_errors = {k: sum(d.error_class == k for d in moves) for k in classes}
     cube_errors = {k: sum(d.error_class == k for d in cubes) for k in classes}
     by_phase: dict = {}
