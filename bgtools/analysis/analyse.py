@@ -47,7 +47,7 @@ from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
 from bgtools.engine.met import CubeStake, mwc_after
 
 if TYPE_CHECKING:
-    from bgtools.analysis.evalcache import EvalCache
+    from bgtools.analysis.evalcache import EvalStore
     from bgtools.engine.evaluation import Evaluator
     from bgtools.model.match import Match
 
@@ -286,13 +286,13 @@ def _phase(position) -> str:
 
 def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = None, *,
                   settings: Optional[AnalysisSettings] = None,
-                  cache: Union[str, EvalCache, None] = "default", label: Optional[str] = None,
+                  cache: Union[str, EvalStore, None] = "default", label: Optional[str] = None,
                   progress: Optional[Callable[[int], None]] = None) -> MatchAnalysis:
     """Analyse every checker play, cube decision and roll of ``match``.
 
     ``ply`` is the search depth (ignored when ``settings`` is given); ``evaluator``
     defaults to :func:`bgtools.engine.evaluation.default_evaluator`; ``cache`` is an
-    :class:`~bgtools.analysis.evalcache.EvalCache`, ``"default"`` (the user cache file) or None.
+    :class:`~bgtools.analysis.evalcache.EvalStore`, ``"default"`` (the user cache file) or None.
     ``label`` names the file in row keys (default ``match.source``).  ``progress(n)``
     is called with the number of actions done after each game.  Games with reading
     errors are skipped (their 1-based indices in ``skipped_games``).
@@ -303,9 +303,9 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
     s = settings or AnalysisSettings(ply=ply)
     own_cache = False
     if isinstance(cache, str):
-        from bgtools.analysis.evalcache import EvalCache
+        from bgtools.analysis.evalcache import EvalStore
 
-        cache, own_cache = EvalCache(), True
+        cache, own_cache = EvalStore(), True
     an = _Analyser(evaluator, s, cache)
     length_ok = match.length <= an.met.length
     label = label if label is not None else (match.source or "<match 1>")

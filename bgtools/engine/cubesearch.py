@@ -30,11 +30,11 @@ from bgtools.engine.cubeaction import CubeAdvice, cube_advice, cube_percent, mon
 from bgtools.engine.evaluation import Evaluator, best_replies, evaluate_boards, static_probs
 from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
-__all__ = ["cube_advice_at", "CubeSearch"]
+__all__ = ["cube_advice_at", "CubeSearch", "seen_by_opponent"]
 
 
-def _flip(info: CubeInfo) -> CubeInfo:
-    """The same cube state seen from the other player."""
+def seen_by_opponent(info: CubeInfo) -> CubeInfo:
+    """The same cube state seen from the other player (owner and away turned round)."""
     owner = {CENTRED: CENTRED, OWNED: OPP_OWNS, OPP_OWNS: OWNED}[info.owner]
     return replace(info, owner=owner, away=(info.away[1], info.away[0]))
 
@@ -106,7 +106,7 @@ class CubeSearch:
         if depth == 0:
             return self._static_values(boards, info)
         kids = self._children(boards)
-        theirs = self.node(kids, _flip(info), depth - 1)
+        theirs = self.node(kids, seen_by_opponent(info), depth - 1)
         mine = -theirs if info.money else 1.0 - theirs
         return (mine.reshape(len(boards), 21) * ROLL_WEIGHTS).sum(axis=1)
 

@@ -39,7 +39,7 @@ class RolloutError(BgtoolsError, ValueError):
 class RolloutSettings:
     """What a rollout does.  ``truncate``: stop after that many half-moves (0 = play to the
     end) and evaluate statically; ``bearoff_truncation``: stop once both sides fit the
-    two-sided bear-off database (exact there); ``prune``: candidates checked at 1 ply;
+    two-sided bear-off database (exact there); ``candidates``: how many of the best plays by 0 ply are checked at 1 ply;
     ``pruning``: the shipped pruning net ranks each roll's plays and the net values only the
     best few (:mod:`bgtools.engine.prune`; False: the net values every play)."""
 
@@ -50,7 +50,7 @@ class RolloutSettings:
     truncate: int = 0
     variance_reduction: bool = False
     bearoff_truncation: bool = True
-    prune: int = 4
+    candidates: int = 4
     pruning: bool = True
     jacoby: Optional[bool] = None  #: money: the Jacoby rule (None: the position's match ID, else on)
     beavers: Optional[bool] = None  #: money: beavers allowed, for the cube action's words (None: on)
@@ -64,8 +64,8 @@ class RolloutSettings:
             raise RolloutError(f"checker play at {self.ply} ply is not supported: use 0 or 1")
         if self.truncate < 0:
             raise RolloutError(f"truncate must be 0 (none) or a number of half-moves, got {self.truncate}")
-        if self.prune < 1:
-            raise RolloutError(f"prune must be at least 1, got {self.prune}")
+        if self.candidates < 1:
+            raise RolloutError(f"candidates must be at least 1, got {self.candidates}")
 
     def key(self) -> dict:
         """The settings as written into output records (resume compares these)."""
