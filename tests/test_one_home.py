@@ -69,3 +69,17 @@ def test_annotate_names_outputs_by_the_match_suffixes(tmp_path):
         assert output_paths(f"in/a{suffix}", "out", ["sgf"]) == {"sgf": "out/a.analysed.sgf"}, suffix
     assert output_paths("in/a.SGF.gz", "out", ["html"]) == {"html": "out/a.report.html"}
     assert output_paths("in/.mat", "out", ["json"]) == {"json": "out/.mat.analysis.json"}  # no name left: kept
+
+
+def test_mwc_to_equity_is_one_formula():
+    from bgtools.engine.met import CubeStake, load_met
+
+    met = load_met()
+    for am, ao, cube in ((3, 5, 1), (2, 4, 2), (7, 7, 1), (1, 3, 1)):
+        stake = CubeStake.at(met, am, ao, cube)
+        lose, win = met.after(am, ao, -cube), met.after(am, ao, cube)
+        assert (stake.win, stake.lose) == (win, lose)
+        assert met.emg(lose, am, ao, cube) == stake.normalise(lose) and abs(stake.normalise(lose) + 1.0) < 1e-12
+        assert abs(met.emg(win, am, ao, cube) - 1.0) < 1e-12
+        mid = 0.5 * (win + lose)
+        assert met.emg(mid, am, ao, cube) == stake.normalise(mid) == 0.0
