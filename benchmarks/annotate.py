@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bgtools.analysis.analyse import analyse_match  # noqa: E402
-from bgtools.analysis.evalcache import EvalCache  # noqa: E402
+from bgtools.analysis.evalcache import EvalStore  # noqa: E402
 from bgtools.formats import read_match  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
@@ -95,11 +95,11 @@ def main() -> None:
               f"{time.perf_counter() - t:.2f} s", flush=True)
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "evals.sqlite"
-            with EvalCache(db) as cache:
+            with EvalStore(db) as cache:
                 t = time.perf_counter()
                 a = analyse_match(m, ply=ply, cache=cache)
                 cold = time.perf_counter() - t
-            with EvalCache(db) as cache:
+            with EvalStore(db) as cache:
                 t = time.perf_counter()
                 b = analyse_match(m, ply=ply, cache=cache)
                 warm = time.perf_counter() - t

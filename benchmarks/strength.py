@@ -30,7 +30,7 @@ def main() -> None:
         raise SystemExit("no shipped weights in bgtools/data/; pass --weights")
     duel_vs_pubeval(ev.weights, 2, seed=1, ply=args.ply)  # compile outside the timing
     t0 = time.perf_counter()
-    r = duel_vs_pubeval(ev.weights, args.games, seed=args.seed, ply=args.ply, prune=args.prune)
+    r = duel_vs_pubeval(ev.weights, args.games, seed=args.seed, ply=args.ply, candidates=args.prune)
     dt = time.perf_counter() - t0
     print(f"net {ev.version} hidden {ev.weights.hidden} trained {ev.weights.meta.get('games', '?')} games")
     print(f"{args.ply}-ply vs pubeval, duplicate dice, seed {args.seed}: {r}")

@@ -176,15 +176,15 @@ def test_agrees_with_gnubg_recorded_analysis_at_0_ply():
 
 
 def test_cache_makes_the_second_run_hit(m002, tmp_path):
-    from bgtools.analysis.evalcache import EvalCache
+    from bgtools.analysis.evalcache import EvalStore
 
     s = AnalysisSettings(ply=1, cube=False)
     game = type(m002)(m002.players, m002.length, m002.games[:1], source=m002.source)
-    with EvalCache(tmp_path / "e.sqlite") as cache:
+    with EvalStore(tmp_path / "e.sqlite") as cache:
         first = analyse_match(game, settings=s, cache=cache)
         assert first.cache_misses > 0 and first.cache_hits == 0
         n = len(cache)
-    with EvalCache(tmp_path / "e.sqlite") as cache:
+    with EvalStore(tmp_path / "e.sqlite") as cache:
         second = analyse_match(game, settings=s, cache=cache)
         assert second.cache_misses == 0 and second.cache_hits == first.cache_misses
         assert len(cache) == n

@@ -42,14 +42,15 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 import numba as nb
 import numpy as np
 
-from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis, Decision, GameSummary,
-                                      MatchAnalysis, PlayerSummary, error_class, luck_class, PHASES)
+from bgtools.analysis.records import (AnalysisSettings, ErrorClass, Candidate, CubeAnalysis, Decision, GameSummary,
+                                      MatchAnalysis, PlayerSummary, error_class, luck_class, ERRORS, PHASES)
+from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.assess import CUBE_MAX_PLY
 from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
-from bgtools.engine.met import mwc_after
+from bgtools.engine.met import CubeStake, mwc_after
 
 if TYPE_CHECKING:
-    from bgtools.analysis.evalcache import EvalCache
+    from bgtools.analysis.evalcache import EvalStore
     from bgtools.engine.evaluation import Evaluator
     from bgtools.model.match import Match
 
@@ -186,9 +187,7 @@ class _Analyser:
                             c.jacoby)
         if c.money:
             return raw / c.cube, None
-        lo, hi = self.met.after(c.am, c.ao, -c.cube), self.met.after(c.am, c.ao, c.cube)
-        norm = 2.0 * (raw - lo) / (hi - lo) - 1.0 if hi > lo else np.zeros_like(raw)
-        return norm, raw
+        return CubeStake.at(self.met, c.am, c.ao, c.cube).normalise(raw), raw
 
     def cube_analysis(self, position, c: _Ctx) -> Optional[CubeAnalysis]:
         """The decision of the player on roll before his roll; None when he cannot double.
@@ -240,7 +239,7 @@ class _Analyser:
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
-        from bgtools.engine.children import ROLLS, best_children, expand_children
+        from bgtools.engine.children import best_children, expand_children
         from bgtools.engine.evaluation import equity, invert_probs
 
         board = position.to_array()[None]
@@ -250,8 +249,8 @@ class _Analyser:
         mover = invert_probs(p0[best])
         norm, raw = self.after_values(mover, children[best], c)
         hi, lo = max(dice), min(dice)
-        r = next(i for i, (a, b) in enumerate(ROLLS) if a == hi and b == lo)
-        w = np.array([(0.0 if opening else 1.0) if a == b else 2.0 for a, b in ROLLS])
+        r = ROLL_INDEX[hi, lo]
+        w = np.where(ROLL_WAYS == 1, 0.0, 2.0) if opening else ROLL_WAYS.astype(np.float64)  # no double opens
         w /= w.sum()
         luck = float(norm[r] - w @ norm)
         return luck, (None if raw is None else float(raw[r] - w @ raw))
@@ -320,13 +319,13 @@ def _phase(position) -> str:
 
 def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = None, *,
                   settings: Optional[AnalysisSettings] = None,
-                  cache: Union[str, EvalCache, None] = "default", label: Optional[str] = None,
+                  cache: Union[str, EvalStore, None] = "default", label: Optional[str] = None,
                   progress: Optional[Callable[[int], None]] = None) -> MatchAnalysis:
     """Analyse every checker play, cube decision and roll of ``match``.
 
     ``ply`` is the search depth (ignored when ``settings`` is given); ``evaluator``
     defaults to :func:`bgtools.engine.evaluation.default_evaluator`; ``cache`` is an
-    :class:`~bgtools.analysis.evalcache.EvalCache`, ``"default"`` (the user cache file) or None.
+    :class:`~bgtools.analysis.evalcache.EvalStore`, ``"default"`` (the user cache file) or None.
     ``label`` names the file in row keys (default ``match.source``).  ``progress(n)``
     is called with the number of actions done after each game.  Games with reading
     errors are skipped (their 1-based indices in ``skipped_games``).
@@ -337,9 +336,9 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
     s = settings or AnalysisSettings(ply=ply)
     own_cache = False
     if isinstance(cache, str):
-        from bgtools.analysis.evalcache import EvalCache
+        from bgtools.analysis.evalcache import EvalStore
 
-        cache, own_cache = EvalCache(), True
+        cache, own_cache = EvalStore(), True
     an = _Analyser(evaluator, s, cache)
     length_ok = match.length <= an.met.length
     label = label if label is not None else (match.source or "<match 1>")
@@ -407,7 +406,7 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
                         pw, mw = an.after_play(pos, st.play, c, pl)
                         decisions.append(Decision(
                             **base, kind="checker", dice=dtext, played=text, best=text, equity_loss=0.0,
-                            error_class="none", forced=True, counted=False, legal_plays=st.legal_plays,
+                            error_class=ErrorClass.NONE, forced=True, counted=False, legal_plays=st.legal_plays,
                             steps=tuple(st.play.steps) if st.play is not None else (), win_after=pw,
                             mwc_after=mw, **lk))
                 elif isinstance(a, Double):
@@ -472,7 +471,7 @@ def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, lengt
     mine = [d for d in decisions if d.player == p]
     moves = [d for d in mine if d.kind == "checker" and not d.forced]
     cubes = [d for d in mine if d.kind == "cube" and d.counted]
-    classes = ("doubtful", "bad", "very bad")
+    classes = ERRORS
     checker_errors = {k: sum(d.error_class == k for d in moves) for k in classes}
     cube_errors = {k: sum(d.error_class == k for d in cubes) for k in classes}
     by_phase: dict = {}

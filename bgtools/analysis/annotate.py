@@ -16,7 +16,7 @@ from bgtools.analysis.report import html_report
 from bgtools.analysis.sgfout import annotated_match
 from bgtools.base.fileio import atomic_path, atomic_write
 from bgtools.formats.matchjson import to_json_dict
-from bgtools.formats.read import read_file
+from bgtools.formats.read import MATCH_SUFFIXES, read_file
 from bgtools.formats.sgf import format_sgf
 
 __all__ = ["OUTPUT_FORMATS", "AnnotateTask", "FileResult", "output_paths", "match_json", "write_outputs", "annotate_file"]
@@ -49,7 +49,7 @@ class FileResult:
 def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
     """Output file per format for the match file ``path``."""
     base = stem or os.path.basename(path)
-    for ext in (".gz", ".sgf", ".mat", ".txt", ".json", ".oldmoves", ".xg", ".xgp", ".bgf"):
+    for ext in (".gz", *MATCH_SUFFIXES):  # the suffixes of match files (one home: formats.read)
         if base.lower().endswith(ext) and len(base) > len(ext):
             base = base[: -len(ext)]
     return {f: os.path.join(outdir, base + _SUFFIX[f]) for f in formats}

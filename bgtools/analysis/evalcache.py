@@ -1,4 +1,7 @@
-"""A persistent evaluation cache in SQLite, so that re-analysing a collection is fast.
+"""A persistent store of evaluations in SQLite, so that re-analysing a collection is fast.
+
+(:class:`EvalStore`; not :class:`bgtools.engine.evalcache.EvalCache`, the rollout workers'
+in-memory Numba hash table.)
 
 Values are cubeless outcome probabilities (float64[5]) of a board, stored under
 ``(setting, board)``: ``setting`` names the evaluator and its version, the ply and any
@@ -11,7 +14,7 @@ The file lives in bgtools' cache folder (``BGTOOLS_CACHE_DIR`` or the platform's
 cache directory), ``evals.sqlite``.  Several processes may share it (WAL journal).
 
 >>> import numpy as np, tempfile, os
->>> c = EvalCache(os.path.join(tempfile.mkdtemp(), "e.sqlite"))
+>>> c = EvalStore(os.path.join(tempfile.mkdtemp(), "e.sqlite"))
 >>> b = np.zeros((1, 2, 25), np.int8)
 >>> c.put("x|ply=0", b, np.array([[0.5, 0.1, 0.0, 0.1, 0.0]]))
 >>> c.get("x|ply=0", b)[0].tolist()
@@ -27,7 +30,7 @@ from typing import Optional, Union
 
 import numpy as np
 
-__all__ = ["EvalCache", "default_cache_path"]
+__all__ = ["EvalStore", "default_cache_path"]
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS evals (
     setting TEXT NOT NULL, board BLOB NOT NULL, probs BLOB NOT NULL, PRIMARY KEY (setting, board)
@@ -41,7 +44,7 @@ def default_cache_path() -> Path:
     return cache_dir() / "evals.sqlite"
 
 
-class EvalCache:
+class EvalStore:
     """Cubeless probabilities of boards, per evaluation setting, in one SQLite file."""
 
     def __init__(self, path: Optional[Union[str, os.PathLike]] = None) -> None:
@@ -86,8 +89,12 @@ class EvalCache:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "EvalCache":
+    def __enter__(self) -> "EvalStore":
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: the name this class had (scripts may use it); bgtools.engine.evalcache.EvalCache is the Numba table
+EvalCache = EvalStore

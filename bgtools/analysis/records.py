@@ -14,36 +14,34 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Literal, Optional
 
+from bgtools.core.position import PositionClass
+from bgtools.model.fileanalysis import ERROR_THRESHOLDS, ERRORS, ErrorClass, classify_error
+
 #: what a decision is about
 DecisionKind = Literal["checker", "cube"]
-#: gnubg's error classes, from none to the worst
-ErrorClass = Literal["none", "doubtful", "bad", "very bad"]
 #: gnubg's luck classes
 LuckClass = Literal["very unlucky", "unlucky", "none", "lucky", "very lucky"]
 
 __all__ = [
     "DecisionKind", "ErrorClass", "LuckClass",
     "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
-    "MatchAnalysis", "error_class", "luck_class", "ERROR_THRESHOLDS", "LUCK_THRESHOLDS", "RATINGS", "PHASES",
+    "MatchAnalysis", "error_class", "luck_class", "ERROR_THRESHOLDS", "ERRORS", "LUCK_THRESHOLDS", "RATINGS", "PHASES",
     "rating",
 ]
 
-#: (class, normalised equity lost above which it applies), worst first (gnubg 1.07 defaults)
-ERROR_THRESHOLDS: tuple[tuple[ErrorClass, float], ...] = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
 #: luck thresholds (gnubg defaults): above +0.6 very lucky, +0.3 lucky; below -0.3 / -0.6
 LUCK_THRESHOLDS = (0.6, 0.3)
 #: gnubg's rating bands by normalised error rate per decision (upper bounds)
 RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
            (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"), (math.inf, "Awful!"))
-PHASES = ("over", "bearoff", "race", "crashed", "contact")
+#: a position's phase: the label of its :class:`~bgtools.core.position.PositionClass`, indexed by it
+PHASES = tuple(c.label for c in PositionClass)
 
 
 def error_class(loss: float) -> ErrorClass:
-    """``"none"``, ``"doubtful"``, ``"bad"`` or ``"very bad"`` for a normalised equity loss."""
-    for name, limit in ERROR_THRESHOLDS:
-        if loss > limit:
-            return name
-    return "none"
+    """``"none"``, ``"doubtful"``, ``"bad"`` or ``"very bad"`` (an :class:`ErrorClass`) for a
+    normalised equity loss."""
+    return classify_error(loss)
 
 
 def luck_class(luck: float) -> LuckClass:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Callable, Optional
 
-from bgtools.analysis.records import Decision, MatchAnalysis
+from bgtools.analysis.records import ERROR_THRESHOLDS, ERRORS, Decision, MatchAnalysis
+from bgtools.core.position import PositionClass
 
 __all__ = ["html_report", "equity_chart_svg"]
 
@@ -33,11 +34,17 @@ tr.played td{background:#fde2dd;font-weight:600}
 .chart svg{width:100%;height:auto}
 """
 
+#: "doubtful / bad / very bad", and each with the equity loss above which it applies
+_ERROR_NAMES = " / ".join(ERRORS)
+_ERROR_LIMITS = ", ".join(f"{c} &gt; {limit:g}" for c, limit in reversed(ERROR_THRESHOLDS))
+#: the phases the summary counts errors in, the most complex first
+_TABLE_PHASES = tuple(c.label for c in reversed(PositionClass) if c is not PositionClass.OVER)
+
 
 def _phase_cell(phase: str) -> Callable[[Any], str]:
     """The table cell of one phase's error counts for a player summary."""
     def cell(s: Any) -> str:
-        return " / ".join(str(s.errors_by_phase.get(phase, {}).get(k, 0)) for k in ("doubtful", "bad", "very bad"))
+        return " / ".join(str(s.errors_by_phase.get(phase, {}).get(k, 0)) for k in ERRORS)
     return cell
 
 
@@ -106,12 +113,10 @@ def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 2
 
 def _summary_table(a: MatchAnalysis) -> str:
     rows: list[tuple[str, Callable[[Any], str]]] = [("Unforced checker plays", lambda s: str(s.unforced_moves)),
-            ("Checker errors doubtful / bad / very bad",
-             lambda s: f"{s.checker_errors['doubtful']} / {s.checker_errors['bad']} / {s.checker_errors['very bad']}"),
+            (f"Checker errors {_ERROR_NAMES}", lambda s: " / ".join(str(s.checker_errors[k]) for k in ERRORS)),
             ("Checker error rate (x1000 per unforced play)", lambda s: f"{1000 * s.checker_error_rate:.1f}"),
             ("Cube decisions (close or actual)", lambda s: str(s.cube_decisions)),
-            ("Cube errors doubtful / bad / very bad",
-             lambda s: f"{s.cube_errors['doubtful']} / {s.cube_errors['bad']} / {s.cube_errors['very bad']}"),
+            (f"Cube errors {_ERROR_NAMES}", lambda s: " / ".join(str(s.cube_errors[k]) for k in ERRORS)),
             ("Cube error rate (x1000 per decision)", lambda s: f"{1000 * s.cube_error_rate:.1f}"),
             ("Overall error rate (x1000 per decision)", lambda s: f"{1000 * s.error_rate:.1f}"),
             ("PR (500 x mean loss per decision)", lambda s: f"{s.pr:.1f}"),
@@ -119,9 +124,9 @@ def _summary_table(a: MatchAnalysis) -> str:
             ("Total luck (normalised)", lambda s: _f(s.luck)),
             ("Result" + (" (MWC gained)" if a.length else " (points)"), lambda s: _f(s.result)),
             ("Luck-adjusted result", lambda s: _f(s.luck_adjusted))]
-    for phase in ("contact", "crashed", "race", "bearoff"):
+    for phase in _TABLE_PHASES:
         if any(phase in s.errors_by_phase for s in a.players_summary):
-            rows.append((f"Errors in {phase} positions (doubtful / bad / very bad)", _phase_cell(phase)))
+            rows.append((f"Errors in {phase} positions ({_ERROR_NAMES})", _phase_cell(phase)))
     head = "".join(f"<th>{escape(s.name)}</th>" for s in a.players_summary)
     body = "".join(f'<tr><td class="l">{escape(label)}</td>' + "".join(f"<td>{fn(s)}</td>" for s in a.players_summary)
                    + "</tr>" for label, fn in rows)
@@ -194,7 +199,7 @@ def html_report(match, analysis: MatchAnalysis, title: Optional[str] = None, max
     s = a.settings
     meta = (f"{escape(a.source)} &middot; {len(a.games)} games &middot; final score "
             f"{match.final_score[0]}-{match.final_score[1]} &middot; evaluator {escape(a.evaluator)}, {s.ply}-ply "
-            f"&middot; error classes: doubtful &gt; 0.03, bad &gt; 0.06, very bad &gt; 0.12 (normalised equity)")
+            f"&middot; error classes: {_ERROR_LIMITS} (normalised equity)")
     body = [f"<h1>{escape(title)}</h1><p class='meta'>{meta}</p>",
             "<h2>Summary</h2>", _summary_table(a),
             "<h2>Games</h2>", _games_table(a),

@@ -21,6 +21,7 @@ from typing import NamedTuple, Sequence
 import numba as nb
 import numpy as np
 
+from bgtools.core.dice import ROLL_PAIRS
 from bgtools.core.notation import format_play
 from bgtools.core.position import Position
 
@@ -28,8 +29,9 @@ __all__ = ["Play", "legal_plays", "ROLLS", "MAX_PLAYS", "TABLE_SIZE", "MoveBuffe
            "generate_boards", "find_play", "generate_kernel", "count_plays", "count_plays_batch", "write_plays_batch", "MoveScratch",
            "rearmost", "is_contact"]
 
-#: The 21 distinct rolls, larger die first, in gnubg's order ("66", "65", ..., "11").
-ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+#: The 21 distinct rolls, larger die first, in gnubg's order ("66", "65", ..., "11"), as tuples
+#: (:data:`bgtools.core.dice.ROLL_PAIRS`; the arrays for kernels are in :mod:`bgtools.core.dice`).
+ROLLS: tuple[tuple[int, int], ...] = ROLL_PAIRS
 
 MAX_PLAYS = 4096
 TABLE_SIZE = 8192  #: slots of the open-addressing table for de-duplication, a power of two

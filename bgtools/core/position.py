@@ -53,6 +53,12 @@ class PositionClass(enum.IntEnum):
     CRASHED = 3  #: contact, and a side has few checkers left in play
     CONTACT = 4
 
+    @property
+    def label(self) -> str:
+        """The class as a word: ``"over"``, ``"bearoff"``, ``"race"``, ``"crashed"``, ``"contact"``
+        (the phases of an analysis)."""
+        return self.name.lower()
+
 
 def _check_side(side: Sequence[int], who: str) -> Side:
     if len(side) != 25:

@@ -50,6 +50,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.base.cachedir import cache_dir
+from bgtools.core.dice import ROLL_WEIGHTS, ROLLS
 from bgtools.core.movegen import generate, new_move_buffers
 
 __all__ = [
@@ -81,11 +82,6 @@ for _n in range(32):
     _BINOM[_n, 0] = 1
     for _k in range(1, _n + 1):
         _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + _BINOM[_n - 1, _k]
-
-# the 21 rolls and their weights out of 36
-_ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], np.int64)
-_WEIGHTS = np.array([1.0 / 36 if a == b else 2.0 / 36 for a, b in _ROLLS], np.float64)
-
 
 # ----------------------------------------------------------------------------- index
 @nb.njit(cache=True)
@@ -212,8 +208,8 @@ def _one_sided_kernel(sides, quantize):
             board[1, p] = sides[idx, p]
             n += sides[idx, p]
         for r in range(21):
-            w = _WEIGHTS[r]
-            k = generate(board, _ROLLS[r, 0], _ROLLS[r, 1], buf)
+            w = ROLL_WEIGHTS[r]
+            k = generate(board, ROLLS[r, 0], ROLLS[r, 1], buf)
             best = -1
             best_m = 1e300
             gbest = -1
@@ -260,7 +256,7 @@ def _successors(sides):
         for p in range(6):
             board[1, p] = sides[idx, p]
         for r in range(21):
-            k = generate(board, _ROLLS[r, 0], _ROLLS[r, 1], buf)
+            k = generate(board, ROLLS[r, 0], ROLLS[r, 1], buf)
             if k > cap:
                 raise ValueError("too many plays")
             for q in range(k):
@@ -340,7 +336,7 @@ def _two_sided_kernel(succ, nsucc, quantize):
                         bc = vc
                     if vq > bq:
                         bq = vq
-                w = _WEIGHTS[r]
+                w = ROLL_WEIGHTS[r]
                 tp += w * bp
                 tow += w * bo
                 tce += w * bc

@@ -11,12 +11,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from bgtools.core.dice import ROLLS  # re-exported: the children of roll r are in this order
 from bgtools.core.movegen import generate, new_move_buffers
 
 __all__ = ["ROLLS", "expand_rolls", "expand_children", "live_children", "best_children"]
-
-#: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11)
-ROLLS = np.array([(a, c) for a in range(6, 0, -1) for c in range(a, 0, -1)], np.int64)
 
 
 @nb.njit(cache=True)

@@ -26,6 +26,7 @@ from typing import NamedTuple, Optional
 import numba as nb
 import numpy as np
 
+from bgtools.core.dice import ROLL_WEIGHTS as GNUBG_ROLL_WEIGHTS, ROLLS as GNUBG_ROLLS  # re-exported
 from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
@@ -37,10 +38,6 @@ __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "
            "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "exact_value",
            "cached_static", "cached_probs", "exact_probs", "static_probs", "chooser_buffers_with", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
-
-#: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
-GNUBG_ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], np.int64)
-GNUBG_ROLL_WEIGHTS = np.array([1.0 / 36 if a == b else 2.0 / 36 for a, b in GNUBG_ROLLS], np.float64)
 
 
 class Chooser(NamedTuple):

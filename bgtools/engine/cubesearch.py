@@ -23,20 +23,18 @@ from typing import Optional
 
 import numpy as np
 
+from bgtools.core.dice import ROLL_WEIGHTS
 from bgtools.core.position import Position
 from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
 from bgtools.engine.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
-from bgtools.engine.children import ROLLS
 from bgtools.engine.evaluation import Evaluator, best_replies, evaluate_boards, static_probs
 from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
-__all__ = ["cube_advice_at", "CubeSearch"]
-
-_WEIGHTS = np.array([1.0 / 36 if a == b else 2.0 / 36 for a, b in ROLLS], np.float64)
+__all__ = ["cube_advice_at", "CubeSearch", "seen_by_opponent"]
 
 
-def _flip(info: CubeInfo) -> CubeInfo:
-    """The same cube state seen from the other player."""
+def seen_by_opponent(info: CubeInfo) -> CubeInfo:
+    """The same cube state seen from the other player (owner and away turned round)."""
     owner = {CENTRED: CENTRED, OWNED: OPP_OWNS, OPP_OWNS: OWNED}[info.owner]
     return replace(info, owner=owner, away=(info.away[1], info.away[0]))
 
@@ -108,9 +106,9 @@ class CubeSearch:
         if depth == 0:
             return self._static_values(boards, info)
         kids = self._children(boards)
-        theirs = self.node(kids, _flip(info), depth - 1)
+        theirs = self.node(kids, seen_by_opponent(info), depth - 1)
         mine = -theirs if info.money else 1.0 - theirs
-        return (mine.reshape(len(boards), 21) * _WEIGHTS).sum(axis=1)
+        return (mine.reshape(len(boards), 21) * ROLL_WEIGHTS).sum(axis=1)
 
     def node_from_probs(self, boards: np.ndarray, probs: np.ndarray, info: CubeInfo) -> np.ndarray:
         """:meth:`node` at depth 0 with given probabilities for the player on roll of ``boards``

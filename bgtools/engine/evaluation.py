@@ -28,10 +28,11 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine import bearoff as _bo
+from bgtools.core.dice import ROLL_WEIGHTS
 from bgtools.core.movegen import Play
 from bgtools.core.movegen import is_contact as _is_contact
 from bgtools.engine.nn import game_over_probs as _game_over  # finished games scored exactly
-from bgtools.engine.children import ROLLS, best_children, expand_children
+from bgtools.engine.children import best_children, expand_children
 from bgtools.engine.incremental import evaluate_siblings
 from bgtools.engine.nn import NeuralEvaluator, load_default_network
 from bgtools.engine.prune import load_default_pruning, prune_children_values, prune_select
@@ -353,7 +354,6 @@ def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, sibling
 
 
 # ----------------------------------------------------------------------------- lookahead
-_W = np.array([1.0 / 36 if a == c else 2.0 / 36 for a, c in ROLLS], np.float64)
 
 
 @nb.njit(cache=True)
@@ -363,7 +363,7 @@ def _average_over_rolls(child_probs, n):
     for i in range(n):
         for r in range(21):
             q = child_probs[i * 21 + r]
-            w = _W[r]
+            w = ROLL_WEIGHTS[r]
             out[i, 0] += w * (1.0 - q[0])
             out[i, 1] += w * q[3]
             out[i, 2] += w * q[4]
@@ -399,7 +399,7 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
 
 
 def best_replies(boards: np.ndarray, evaluator: Evaluator | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """For each board (``[1]`` on roll) and each of the 21 rolls (in :data:`ROLLS` order), the
+    """For each board (``[1]`` on roll) and each of the 21 rolls (in :data:`bgtools.core.dice.ROLLS` order), the
     position after his best play by 0 ply (the opponent on roll; with no legal play the board
     itself turned round) and its 0-ply values for the opponent: (int8[n * 21, 2, 25],
     float64[n * 21, 5]).  With a pruning net (``evaluator.prune``) the evaluator values only the

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from bgtools.core.dice import ROLL_PAIRS
 from bgtools.core.movegen import rearmost
 
 __all__ = [
@@ -102,9 +103,6 @@ def _pips(side) -> int:
     return p
 
 
-_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-
-
 @nb.njit(cache=True)
 def _hit_rolls(att, dfn) -> int:
     """How many of the 36 rolls let ``att`` hit at least one blot of ``dfn``.
@@ -171,7 +169,7 @@ def _escape_table() -> np.ndarray:
     blocked = masks << 24
     start = np.int64(1) << 36
     count = np.zeros(4096, np.int64)
-    for a, b in _ROLLS:
+    for a, b in ROLL_PAIRS:  # counts of rolls: the order does not matter
         if a == b:
             reach = np.full(4096, start)
             ok = np.zeros(4096, bool)

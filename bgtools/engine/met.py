@@ -121,10 +121,8 @@ class MatchEquityTable:
 
     def emg(self, mwc: float, away_me: int, away_opp: int, cube: int = 1) -> float:
         """Normalised money-equivalent equity of ``mwc`` (gnubg's "EMG"): -1 = losing the
-        cube value, +1 = winning it."""
-        lo = self.after(away_me, away_opp, -cube)
-        hi = self.after(away_me, away_opp, cube)
-        return 2.0 * (mwc - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
+        cube value, +1 = winning it (:meth:`CubeStake.normalise`)."""
+        return float(CubeStake.at(self, away_me, away_opp, cube).normalise(mwc))
 
 
 class METFileError(BgtoolsError, ValueError):

@@ -3,7 +3,7 @@
 The net moves with :mod:`bgtools.engine.chooser` (no bear-off databases): at 0-ply it
 takes the play after which the opponent's position (he is on roll) is worst for him; at
 1-ply it averages, over the opponent's 21 rolls, his best 0-ply reply, for the best few
-(``prune``) candidates by 0-ply.  pubeval moves with
+(``candidates``) by 0-ply.  pubeval moves with
 :func:`bgtools.engine.pubeval.pubeval_choose`.  Game results are cubeless money points
 (1 single, 2 gammon, 3 backgammon).
 
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from bgtools.core.dice import ASCENDING_ROLL_WEIGHTS, ASCENDING_ROLLS
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nn import Weights, game_over_probs
 from bgtools.engine.pubeval import pubeval_choose, pubeval_weights
@@ -27,15 +28,13 @@ __all__ = ["DuelResult", "duel_vs_pubeval", "duel_chooser", "game_points", "game
            "duplicate_dice", "MAX_TURNS"]
 
 MAX_TURNS = 2000
-# the opponent's replies at 1 ply are summed in this order (smaller die first)
-_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int64)
-_ROLL_W = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in range(a, 7)], np.float64) / 36.0
 
 
-def duel_chooser(weights: Weights, ply: int = 0, prune: int = 6):
+def duel_chooser(weights: Weights, ply: int = 0, candidates: int = 6):
     """The :class:`~bgtools.engine.chooser.Chooser` the net duels (and self-plays) with:
     no bear-off databases, 1-ply candidates in quicksort order, replies smaller die first."""
-    return make_chooser(weights.arrays(), ply, prune, None, stable=False, rolls=_ROLLS, weights=_ROLL_W)
+    return make_chooser(weights.arrays(), ply, candidates, None, stable=False, rolls=ASCENDING_ROLLS,
+                        weights=ASCENDING_ROLL_WEIGHTS)  # the replies at 1 ply summed smaller die first
 
 
 @nb.njit(cache=True)
@@ -137,7 +136,7 @@ class DuelResult:
                 f"wins {100 * self.win_rate:.1f}%, gammons+ {100 * self.gammon_rate:.1f}%")
 
 
-def duel_vs_pubeval(weights: Weights, games: int, seed: int = 1, ply: int = 0, prune: int = 6,
+def duel_vs_pubeval(weights: Weights, games: int, seed: int = 1, ply: int = 0, candidates: int = 6,
                     points: bool = False):
     """Play ``games`` (rounded up to even) cubeless games against pubeval with duplicate dice.
 
@@ -145,7 +144,7 @@ def duel_vs_pubeval(weights: Weights, games: int, seed: int = 1, ply: int = 0, p
     sequence, both seatings), which is what duplicate dice makes independent.
     """
     n_pairs = (games + 1) // 2
-    res = _duel_kernel(duel_chooser(weights, ply, prune), pubeval_weights(), n_pairs, seed)
+    res = _duel_kernel(duel_chooser(weights, ply, candidates), pubeval_weights(), n_pairs, seed)
     pair = res.reshape(-1, 2).mean(axis=1)
     ci = 1.96 * float(pair.std(ddof=1)) / math.sqrt(len(pair)) if len(pair) > 1 else float("nan")
     out = DuelResult(len(res), float(res.mean()), ci, float((res > 0).mean()), float((np.abs(res) >= 2).mean()))

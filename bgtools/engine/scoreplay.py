@@ -15,24 +15,18 @@ the match equity table, normalised per unit of the current cube like gnubg's equ
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Optional, Sequence
-
 
 from bgtools.core.position import Position
 from bgtools.engine.children import ROLLS
 from bgtools.engine.cube import CubeInfo
-from bgtools.engine.cubesearch import CubeSearch
+from bgtools.engine.cubesearch import CubeSearch, seen_by_opponent
 from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
                                        invert_probs, rank_plays)
 from bgtools.engine.met import CubeStake
 
 __all__ = ["rank_plays_at_score", "RollBest", "best_play_per_roll"]
-
-
-def _flip(info: CubeInfo) -> CubeInfo:
-    owner = {0: 0, 1: 2, 2: 1}[info.owner]
-    return replace(info, owner=owner, away=(info.away[1], info.away[0]))
 
 
 def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, ply: int = 0,
@@ -50,7 +44,7 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
     if not plays:
         return []
     search = CubeSearch(ev)
-    theirs_info = _flip(info)
+    theirs_info = seen_by_opponent(info)
     # the opponent's probabilities before his roll are ours inverted
     theirs = search.node_from_probs(after, invert_probs(probs), theirs_info)
     if info.money:

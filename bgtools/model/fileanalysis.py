@@ -20,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-__all__ = ["Candidate", "FileAnalysis", "ERROR_CLASSES", "error_class"]
+from bgtools.base.vocab import StrEnum
+
+__all__ = ["Candidate", "FileAnalysis", "ErrorClass", "ERROR_THRESHOLDS", "ERRORS", "classify_error", "error_class"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +61,32 @@ class FileAnalysis:
         return max((c.equity for c in self.candidates), default=None)
 
 
-#: error classes by equity lost: gnubg 1.07's defaults, the ones bgtools' own analysis uses
-ERROR_CLASSES = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+class ErrorClass(StrEnum):
+    """gnubg's classes of a decision by the normalised equity it lost, from none to the worst
+    (one home for bgtools' own analysis and for the analysis a file carries)."""
+
+    NONE = "none"
+    DOUBTFUL = "doubtful"
+    BAD = "bad"
+    VERY_BAD = "very bad"
+
+
+#: (class, normalised equity lost above which it applies), worst first: gnubg 1.07's defaults
+ERROR_THRESHOLDS: tuple[tuple[ErrorClass, float], ...] = (
+    (ErrorClass.VERY_BAD, 0.12), (ErrorClass.BAD, 0.06), (ErrorClass.DOUBTFUL, 0.03))
+#: the classes that are errors, mildest first (the order of counts and tables)
+ERRORS = (ErrorClass.DOUBTFUL, ErrorClass.BAD, ErrorClass.VERY_BAD)
+
+
+def classify_error(loss: float) -> ErrorClass:
+    """The :class:`ErrorClass` of a normalised equity loss."""
+    for cls, limit in ERROR_THRESHOLDS:
+        if loss > limit:
+            return cls
+    return ErrorClass.NONE
 
 
 def error_class(loss: Optional[float]) -> str:
-    """``"very bad"``, ``"bad"``, ``"doubtful"``, ``"none"``, or ``""`` when not analysed."""
-    if loss is None:
-        return ""
-    for name, limit in ERROR_CLASSES:
-        if loss > limit:
-            return name
-    return "none"
+    """``"very bad"``, ``"bad"``, ``"doubtful"``, ``"none"`` (an :class:`ErrorClass`), or ``""``
+    when not analysed."""
+    return "" if loss is None else classify_error(loss)

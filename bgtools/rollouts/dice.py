@@ -14,17 +14,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from bgtools.engine.chooser import GNUBG_ROLLS, GNUBG_ROLL_WEIGHTS
+from bgtools.core.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS  # re-exported: the kernel's names
 
 __all__ = ["roll", "roll_memo", "new_roll_memo", "roll_dice", "ROLLS", "ROLL_WEIGHTS", "ROLL_INDEX"]
-
-#: the 21 rolls (larger die first, gnubg's order 66, 65, ..., 11) and their chances
-ROLLS = GNUBG_ROLLS
-ROLL_WEIGHTS = GNUBG_ROLL_WEIGHTS
-#: (larger die, smaller die) -> index into :data:`ROLLS`
-ROLL_INDEX = np.zeros((7, 7), np.int64)
-for _i, (_a, _b) in enumerate(ROLLS):
-    ROLL_INDEX[_a, _b] = _i
 
 
 @nb.njit(cache=True)

@@ -67,7 +67,7 @@ def _caches(weights, settings: RolloutSettings, job: Job) -> tuple:
         _WORKER["choices"] = {}
     stakes = ((job.money, job.away, job.cube, job.crawford, job.jacoby and job.money, settings.table.digest)
               if settings.cubeful else None)
-    play = (settings.ply, settings.prune, settings.pruning, settings.cubeful, stakes)
+    play = (settings.ply, settings.candidates, settings.pruning, settings.cubeful, stakes)
     kept = _WORKER["choices"]
     if play not in kept:
         if len(kept) >= 4:
@@ -101,7 +101,7 @@ def run_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]
                          settings.cubeful)
     stakes = Stakes(job.money, am, ao, job.cube, job.owner, job.crawford, met.pre, met.post, job.jacoby and job.money,
                     job.first_cube)
-    ch = make_chooser(w.arrays(), settings.ply, settings.prune, db.tables(),
+    ch = make_chooser(w.arrays(), settings.ply, settings.candidates, db.tables(),
                       pruning=_pruning() if settings.pruning else None)
     cache, choices = _caches(w, settings, job)
     rollout_kernel(job.board, firsts, counts, spec, stakes, ch, sums, sumsq, plies, cache, choices)

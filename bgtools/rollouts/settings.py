@@ -20,7 +20,7 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position
-from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+from bgtools.engine.met import CubeStake, MatchEquityTable, load_met
 
 __all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS",
            "MAX_TRIALS", "MAX_TRUNCATE"]
@@ -44,7 +44,7 @@ class RolloutError(BgtoolsError, ValueError):
 class RolloutSettings:
     """What a rollout does.  ``truncate``: stop after that many half-moves (0 = play to the
     end) and evaluate statically; ``bearoff_truncation``: stop once both sides fit the
-    two-sided bear-off database (exact there); ``prune``: candidates checked at 1 ply;
+    two-sided bear-off database (exact there); ``candidates``: how many of the best plays by 0 ply are checked at 1 ply;
     ``pruning``: the shipped pruning net ranks each roll's plays and the net values only the
     best few (:mod:`bgtools.engine.prune`; False: the net values every play).  ``met``: the
     match equity table of match play (None: :func:`~bgtools.engine.met.load_met`'s, resolved
@@ -57,7 +57,7 @@ class RolloutSettings:
     truncate: int = 0
     variance_reduction: bool = False
     bearoff_truncation: bool = True
-    prune: int = 4
+    candidates: int = 4
     pruning: bool = True
     jacoby: Optional[bool] = None  #: money: the Jacoby rule (None: the position's match ID, else on)
     beavers: Optional[bool] = None  #: money: beavers allowed, for the cube action's words (None: on)
@@ -73,8 +73,8 @@ class RolloutSettings:
         if not 0 <= self.truncate <= MAX_TRUNCATE:
             raise RolloutError(f"truncate must be 0 (none) or a number of half-moves up to {MAX_TRUNCATE:,}, "
                                f"got {self.truncate:,}")
-        if self.prune < 1:
-            raise RolloutError(f"prune must be at least 1, got {self.prune}")
+        if self.candidates < 1:
+            raise RolloutError(f"candidates must be at least 1, got {self.candidates}")
         if self.met is None:
             object.__setattr__(self, "met", load_met())
 
@@ -214,12 +214,9 @@ class RolloutResult:
             if job.money:
                 f.update(cubeful_equity=float(m[7]), cubeful_equity_se=float(s[7]))
             else:
-                met = settings.table
-                lo = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], -job.cube))
-                hi = float(mwc_after(met.pre, met.post, job.away[0], job.away[1], job.cube))
-                scale = 2.0 / (hi - lo)
+                stake = CubeStake.at(settings.table, job.away[0], job.away[1], job.cube)
                 f.update(mwc_cubeful=float(m[7]), mwc_cubeful_se=float(s[7]),
-                         cubeful_equity=float(scale * (m[7] - lo) - 1.0), cubeful_equity_se=float(scale * s[7]))
+                         cubeful_equity=float(stake.normalise(m[7])), cubeful_equity_se=float(stake.scale * s[7]))
         return cls(**f)  # type: ignore[arg-type]  # the fields are set above by name
 
     def record(self, evaluator: str = "", digits: int = 6) -> dict:

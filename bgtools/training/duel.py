@@ -76,7 +76,7 @@ class HeadToHead:
                 "gammon_rate": self.gammon_rate}
 
 
-def duel_weights(a: Weights, b: Weights, games: int, seed: int = 1, ply: int = 0, prune: int = 6,
+def duel_weights(a: Weights, b: Weights, games: int, seed: int = 1, ply: int = 0, candidates: int = 6,
                  points: bool = False):
     """Play ``games`` (rounded up to even) cubeless money games of net ``a`` against ``b``.
 
@@ -85,8 +85,8 @@ def duel_weights(a: Weights, b: Weights, games: int, seed: int = 1, ply: int = 0
     if games < 2:
         raise ValueError(f"games must be 2 or more, not {games}")
     n_pairs = (games + 1) // 2
-    ch_a = make_chooser(a.arrays(), ply, prune, None, stable=True)
-    ch_b = make_chooser(b.arrays(), ply, prune, None, stable=True)
+    ch_a = make_chooser(a.arrays(), ply, candidates, None, stable=True)
+    ch_b = make_chooser(b.arrays(), ply, candidates, None, stable=True)
     res = _h2h_kernel(ch_a, ch_b, n_pairs, int(seed))
     pair = res.reshape(-1, 2).mean(axis=1)
     ci = 1.96 * float(pair.std(ddof=1)) / math.sqrt(len(pair)) if len(pair) > 1 else float("nan")

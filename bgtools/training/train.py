@@ -38,7 +38,8 @@ LOG_FIELDS = ["games", "hours", "games_per_s", "alpha", "lambda", "turns_per_gam
 
 
 @nb.njit(cache=True)
-def _flip(src, dst) -> None:
+def _turn_probs(src, dst) -> None:
+    """``dst`` = the outcomes ``src`` seen from the other player (as ``engine.evaluation.invert_probs``)."""
     dst[0] = 1.0 - src[0]
     dst[1] = src[3]
     dst[2] = src[4]
@@ -127,8 +128,8 @@ def _td_kernel(ch, first_game, n_games, seed, alpha, lam, stats):
         for o in range(5):
             G[o] = V[T, o]
         for s in range(T - 1, -1, -1):
-            _flip(G, fG)
-            _flip(V[s + 1], fV)
+            _turn_probs(G, fG)
+            _turn_probs(V[s + 1], fV)
             for o in range(5):
                 G[o] = (1.0 - lam) * fV[o] + lam * fG[o]
             _update(traj[s], G, alpha, ch.net, buf.ev, dh)
