@@ -289,4 +289,5 @@ def _extend(more: int, input: Optional[str], output: Optional[str], weights: Opt
     except OSError as e:
         raise fail(f"{dask or 'rollout'}: {e}")
     if output != "-":
-        note(f"{source}: {len(done)} records now {', '.join(sorted({str(r.get('trials')) for r in done}))} trials")
+        trials = ", ".join(sorted({str(r.get("trials")) for r in done}))
+        note(f"{output or source}: {len(done)} record{'s' if len(done) != 1 else ''}, now {trials} trials")
