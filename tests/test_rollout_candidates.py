@@ -139,3 +139,16 @@ def test_extend_and_cube_decision_records_through_the_command(tmp_path):
     # '-' is standard output
     r = _cli("--extend", "144", "-i", str(c), "-o", "-")
     assert r.exit_code == 0 and json.loads(r.stdout)["trials"] == 294
+
+
+def test_the_command_writes_records_to_stdout_and_refuses_what_does_not_go_together():
+    r = _cli(OPENING, "--dice", "31", "--candidates", "2", "-n", "144", "--truncate", "2", "-o", "-")
+    assert r.exit_code == 0, r.output
+    rec = json.loads(r.stdout)
+    assert rec["kind"] == KIND and rec["best"] == "8/5 6/5" and len(rec["plays"]) == 2
+    assert rec["plays"][0]["diff"] == 0.0 and rec["plays"][1]["diff_se"] > 0.0
+    for args in ([OPENING, "--dice", "31"], [OPENING, "--until-se", "0.01"], [OPENING, "--candidates", "2"],
+                 [OPENING, "--dice", "31", "--candidates", "x"], ["--extend", "10"],
+                 [OPENING, "--dice", "31", "--candidates", "2", "--stop-sigma", "-1"]):
+        r = _cli(*args)
+        assert r.exit_code == 2 and "bgtools: error:" in r.output, (args, r.output)

@@ -162,6 +162,16 @@ def rollout(
         raise fail("--until-se and --stop-sigma go with --candidates, --cube-decision or --extend")
     if candidates is not None and cube_decision:
         raise fail("--candidates settles a checker play, --cube-decision the cube: give one")
+    if dice is not None and candidates is None:
+        raise fail("--dice goes with --candidates N (or all)")
+    for name, value in (("--until-se", until_se), ("--stop-sigma", stop_sigma)):
+        if value is not None and not value > 0:
+            raise fail(f"{name} {value}: give a positive number")
+    if extend is not None and (ids or candidates is not None or cube_decision or resume):
+        raise fail("--extend takes the records of --input or --output, not IDs, --candidates, --cube-decision "
+                   "or --resume")
+    if candidates is not None and resume:
+        raise fail("--resume goes with batches, not --candidates (--extend lengthens a record)")
     if extend is not None:
         return _extend(extend, input, output, weights, jobs or workers, dask, until_se, stop_sigma)
     if not ids and input is None:
@@ -186,7 +196,7 @@ def rollout(
                                    variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers,
                                    pruning=not no_prune)  # with the match equity table of --met
         net = load_weights(weights)
-        if candidates is not None or dice is not None:
+        if candidates is not None:
             return _settle(ids or [], input, candidates, dice, settings, net, weights, output, force, as_json,
                            n or os.cpu_count() or 1, dask, until_se, stop_sigma)
         batch = Batch.load(ids or [], input, jacoby, beavers, settings.table)
