@@ -152,7 +152,7 @@ def run_paired(jobs: Sequence[Job], settings: RolloutSettings, out: int, scale: 
     total = full
     chunk = full.n // CHUNK
     stage = STAGE_CHUNKS if stop is None else max(1, workers)
-    while chunk < settings.n_chunks and not (stop is not None and total.n > 0 and stop(total)):
+    while chunk < settings.n_chunks:  # the rule is first asked after a chunk of this run
         last = min(settings.n_chunks, chunk + stage)
         first_trial = chunk * CHUNK
         units = [(t, 1) for t in range(first_trial, min(settings.trials, last * CHUNK))]
