@@ -12,7 +12,7 @@ import typer
 from bgtools.base import jsonout
 from typing_extensions import Annotated
 
-from bgtools.cli.common import MAX_JOBS, check_range, fail, note
+from bgtools.cli.common import MAX_JOBS, check_range, chosen_met, fail, note
 
 
 def _print_rollout(label: str, r, evaluator: str) -> None:
@@ -68,6 +68,7 @@ def _progress(total_games: int, positions: int):
 
 
 def rollout(
+    ctx: typer.Context,
     ids: Annotated[Optional[List[str]], typer.Argument(help="Position IDs, POSITIONID:MATCHID, or XGIDs.",
                                                        metavar="ID")] = None,
     input: Annotated[Optional[str], typer.Option("--input", "-i", metavar="FILE",
@@ -133,7 +134,7 @@ def rollout(
     try:
         settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
                                    variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers,
-                                   pruning=not no_prune)  # with the match equity table of --met
+                                   pruning=not no_prune, met=chosen_met(ctx))
         batch = Batch.load(ids or [], input, jacoby, beavers, settings.table)
         net = load_weights(weights)
         run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force, cube=cube_decision)
