@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from typing import List, Optional
 
@@ -12,7 +11,7 @@ import typer
 from bgtools.base import jsonout
 from typing_extensions import Annotated
 
-from bgtools.cli.common import MAX_JOBS, check_range, chosen_met, fail, note
+from bgtools.cli.common import check_range, chosen_met, fail, note, resolve_jobs
 
 
 def _print_rollout(label: str, r, evaluator: str) -> None:
@@ -81,8 +80,8 @@ def rollout(
     truncate: Annotated[int, typer.Option("--truncate", help="Stop after N half-moves and evaluate (0 = play to the end).")] = 0,
     vr: Annotated[bool, typer.Option("--vr/--no-vr", help="Variance reduction.")] = False,
     bearoff: Annotated[bool, typer.Option("--bearoff-truncation/--no-bearoff-truncation", help="Stop where the two-sided bear-off database is exact.")] = True,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help=f"Local worker processes, 1 to {MAX_JOBS} "
-                                                "(default: all cores).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Roll out in N local processes (0 = one per "
+                                                "CPU); the same results as one.  [default: 1]")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", hidden=True, help="Old name of --jobs.")] = None,
     dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS",
                                                 help="Address of a dask.distributed scheduler to send the work to.")] = None,
@@ -112,7 +111,8 @@ def rollout(
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
     from bgtools.rollouts import RolloutError, RolloutSettings
     from bgtools.rollouts.settings import MAX_TRIALS, MAX_TRUNCATE
-    from bgtools.rollouts.jobs import Batch, BatchRun
+    from bgtools.base.parallel import ParallelError
+    from bgtools.rollouts.batch import Batch, BatchRun
 
     if not ids and input is None:
         raise fail("give IDs, or --input FILE")
@@ -120,9 +120,7 @@ def rollout(
         raise fail("--resume needs --output")
     if jobs is not None and workers is not None and jobs != workers:
         raise fail("--jobs and --workers are the same option: give one")
-    n = jobs if jobs is not None else workers
-    if n is not None and not 1 <= n <= MAX_JOBS:
-        raise fail(f"--jobs {n}: use 1 to {MAX_JOBS}")
+    n = resolve_jobs("--jobs", next((j for j in (jobs, workers) if j is not None), 1))
     check_range("--trials", trials, 1, MAX_TRIALS)
     check_range("--truncate", truncate, 0, MAX_TRUNCATE, " half-moves (0 = play to the end)")
     check_range("--seed", seed, 0, 2**63 - 1)
@@ -142,14 +140,13 @@ def rollout(
         raise fail(str(e))
     for label in batch.rolled:
         note(f"{label}: ignoring the rolled dice: a rollout starts before the roll")
-    workers_n = n or os.cpu_count() or 1
     if cube_decision:
         progress, on_chunk, on_position = contextlib.nullcontext(), None, lambda: None
     else:
         progress, on_chunk, on_position = _progress(len(run.todo) * trials, len(run.todo))
     try:
         with progress:
-            for label, res, rec in run.run(workers=workers_n, dask=dask, on_chunk=on_chunk):
+            for label, res, rec in run.run(jobs=n, dask=dask, on_chunk=on_chunk):
                 on_position()
                 if output is not None:
                     continue
@@ -159,7 +156,7 @@ def rollout(
                     _print_cube(label, res, settings)
                 else:
                     _print_rollout(label, res, run.evaluator)
-    except (RolloutError, OutputError) as e:
+    except (RolloutError, OutputError, ParallelError) as e:
         raise fail(str(e))
     except OSError as e:
         raise fail(f"{dask or 'rollout'}: {e}")

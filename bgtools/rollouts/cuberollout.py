@@ -52,23 +52,23 @@ def _available(job: Job) -> bool:
 
 
 def cube_rollout(position: Position, state=None, settings: Optional[RolloutSettings] = None, weights=None,
-                 workers: int = 1, dask=None) -> CubeRollout:
+                 jobs: int = 1, dask=None) -> CubeRollout:
     """Roll out both cube branches of ``position`` (player on roll before his roll)."""
     s = settings or RolloutSettings()
-    return cube_rollout_job(Job.make(position, state, s.jacoby, s.beavers, s.table), s, weights, workers, dask)
+    return cube_rollout_job(Job.make(position, state, s.jacoby, s.beavers, s.table), s, weights, jobs, dask)
 
 
-def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, weights=None, workers: int = 1,
+def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, weights=None, jobs: int = 1,
                      dask=None) -> CubeRollout:
     """:func:`cube_rollout` of a prepared :class:`~bgtools.rollouts.settings.Job`."""
     settings = replace(settings or RolloutSettings(), cubeful=True)
     if not _available(nd_job):
-        res = next(rollout_many([nd_job], settings, weights, workers, dask))
+        res = next(rollout_many([nd_job], settings, weights, jobs, dask))
         assert res.cubeful_equity is not None and res.cubeful_equity_se is not None
         return CubeRollout(NOT_AVAILABLE, res.cubeful_equity, res.cubeful_equity_se, None, None, None, res.trials)
     nd_job = replace(nd_job, first_cube=False)  # the branch fixes the first cube action
     dt_job = replace(nd_job, cube=2 * nd_job.cube, owner=1)
-    nd, dt = rollout_many([nd_job, dt_job], settings, weights, workers, dask)
+    nd, dt = rollout_many([nd_job, dt_job], settings, weights, jobs, dask)
     if nd.cubeful_equity is None or dt.cubeful_equity is None:
         raise RolloutError("a cubeful rollout gave no cubeful value")
     assert nd.cubeful_equity_se is not None and dt.cubeful_equity_se is not None
