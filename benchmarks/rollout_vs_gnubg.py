@@ -5,7 +5,7 @@ difference must lie within 3 combined standard errors, sqrt(se_ours^2 + se_gnubg
 position agrees when all six do.  Games are played to the end, no bear-off truncation,
 as gnubg's were.  The dice differ (our seeded stratified dice, gnubg's Mersenne Twister).
 
-    PYTHONPATH=. python benchmarks/rollout_vs_gnubg.py [--weights runs/main/best.npz] [--workers 2] [--vr] [--no-prune]
+    PYTHONPATH=. python benchmarks/rollout_vs_gnubg.py [--weights runs/main/best.npz] [--jobs 2] [--vr] [--no-prune]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ G_SE = ("se_win", "se_win_gammon", "se_win_backgammon", "se_lose_gammon", "se_lo
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--weights", help="weights .npz (default: the shipped network)")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--vr", action="store_true", help="compare the 12 variance-reduced rollouts instead")
     ap.add_argument("--trials", type=int, default=1296)
     ap.add_argument("--seed", type=int, default=1)
@@ -48,9 +48,9 @@ def main() -> None:
                 rows.append((r, ro))
     settings = RolloutSettings(trials=args.trials, seed=args.seed, variance_reduction=args.vr, bearoff_truncation=False,
                                pruning=not args.no_prune)
-    jobs = [Job.make(Position.from_board(r["board"])) for r, _ in rows]
+    positions = [Job.make(Position.from_board(r["board"])) for r, _ in rows]
     t0 = time.perf_counter()
-    results = list(rollout_many(jobs, settings, w, workers=args.workers))
+    results = list(rollout_many(positions, settings, w, jobs=args.jobs))
     wall = time.perf_counter() - t0
     ok = 0
     ok_eq = 0
@@ -73,7 +73,7 @@ def main() -> None:
               f"gnubg {ro['cubeless_equity']:+.4f}±{ro['se_cubeless_equity']:.4f}  z(eq) {z[5]:.2f}  max z {max(z):.2f} ({NAMES[worst]})")
     print(f"\nequity within 3 combined SE: {ok_eq}/{len(rows)} ({100 * ok_eq / len(rows):.0f} %)")
     print(f"all six outputs within 3 combined SE: {ok}/{len(rows)} ({100 * ok / len(rows):.0f} %); "
-          f"{len(rows) * args.trials} games in {wall:.1f} s wall with {args.workers} workers "
+          f"{len(rows) * args.trials} games in {wall:.1f} s wall with {args.jobs} processes "
           f"({len(rows) * args.trials / wall:.0f} games/s); net {w.meta.get('version')}")
     for r, ro, res, k, z in bad:
         print(f"  disagrees: idx {r['idx']} {r['position_id']} ({r['category']}): {NAMES[k]} "

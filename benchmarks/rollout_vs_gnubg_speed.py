@@ -87,7 +87,7 @@ def ours(pid: str, mode: str, trials: int, net) -> float:
     # no cube decision before the first roll: gnubg's ``rollout`` command has none either
     job = replace(Job.make(Position.from_id(pid), None, jacoby=False), first_cube=False)
     t0 = time.process_time()
-    res = next(rollout_many([job], s, net, workers=1))
+    res = next(rollout_many([job], s, net, jobs=1))
     dt = time.process_time() - t0
     assert res.trials == trials
     return dt

@@ -30,6 +30,7 @@ class Constant:
 
     name = "constant"
     version = "c1"
+    prune = None  # no pruning net (the Evaluator protocol declares it)
     P = np.array([0.6, 0.2, 0.05, 0.1, 0.01])
 
     def evaluate_boards(self, boards):
@@ -58,6 +59,34 @@ def test_protocol_and_default():
     e = E.evaluate(Position.initial())
     assert e.evaluator_version == f"{ev.name} {ev.version}"
     assert abs(e.equity) < 0.3 and e.ply == 0
+
+
+def test_the_protocol_declares_the_pruning_net_and_the_shared_net_keeps_its_own():
+    """``prune`` is part of the Evaluator protocol; another pruning is a copy (with_pruning),
+    so neither an analysis without pruning nor anything else changes the shared default net."""
+    from bgtools.analysis import AnalysisSettings, analyse_match
+    from bgtools.formats import read_match
+
+    class NoPrune:  # an evaluator that does not declare its pruning net is not an Evaluator
+        name, version = "x", "1"
+
+        def evaluate_boards(self, boards):
+            return Constant().evaluate_boards(boards)
+
+    assert not isinstance(NoPrune(), E.Evaluator)
+    ev = E.default_evaluator()
+    shipped = ev.prune
+    assert shipped is not None  # the shipped net searches with the shipped pruning net
+    plain = E.with_pruning(ev, None)
+    assert plain is not ev and plain.prune is None and ev.prune is shipped and plain.weights is ev.weights
+    assert E.with_pruning(ev, shipped) is ev
+    assert E.evaluator_setting(plain) != E.evaluator_setting(ev)
+    m = read_match(" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n")
+    analyse_match(m, settings=AnalysisSettings(ply=1, prune=False), cache=None)
+    assert E.default_evaluator() is ev and ev.prune is shipped
+    h = E.HeuristicEvaluator()
+    hp = E.with_pruning(h, shipped)
+    assert hp.prune is shipped and h.prune is None and E.HeuristicEvaluator.prune is None
 
 
 def test_games_over_scored_exactly():

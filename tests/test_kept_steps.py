@@ -3,9 +3,9 @@ replay of the read games gives, so that export and annotate walk each game once 
 
 from __future__ import annotations
 
-import gc
-import importlib
+import pickle
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,8 +13,6 @@ import pytest
 from bgtools.export import to_dataframe
 from bgtools.formats.read import expand_paths, read_match
 from bgtools.model.replay import _Replayer, replay_game
-
-replay_mod = importlib.import_module("bgtools.model.replay")  # bgtools.model.replay is also a function
 
 DATA = Path(__file__).parent / "data" / "matches"
 FILES = sorted(expand_paths([DATA]))
@@ -38,7 +36,7 @@ def test_kept_steps_equal_a_second_replay(path):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             again = _fresh(kept, g, gi)
-        assert (id(g) in replay_mod._KEPT) == (not g.errors)
+        assert (g.kept_steps is not None) == (not g.errors)
         got = list(replay_game(kept, g, gi))
         assert got == again
 
@@ -46,23 +44,31 @@ def test_kept_steps_equal_a_second_replay(path):
 def test_kept_steps_only_for_their_game_index_and_rules():
     m = read_match(Path(FILES[0]), keep_steps=True)
     g = m.games[0]
-    kept = replay_mod._KEPT[id(g)][2]
+    kept = g.kept_steps[2]
     assert list(replay_game(m, g, 0)) is not None and list(replay_game(m, g, 0))[0] is kept[0]
     other = list(replay_game(m, g, 3))  # another index: replayed again, with that index
     assert other[0] is not kept[0] and other[0].game_index == 3
-    from dataclasses import replace
-
     money = replace(m, length=0)
     assert list(replay_game(money, g, 0))[0] is not kept[0]
 
 
-def test_kept_steps_go_with_their_game():
+def test_kept_steps_travel_on_the_game_value():
+    """The Steps are on the Game read (no table on the side): they go where it goes, a copy
+    (pickled to a worker) hands them over too, and they are no part of the game's value."""
     m = read_match(Path(FILES[0]), keep_steps=True)
-    keys = [id(g) for g in m.games]
-    assert all(k in replay_mod._KEPT for k in keys)
-    del m
-    gc.collect()
-    assert not any(k in replay_mod._KEPT for k in keys)
+    plain = read_match(Path(FILES[0]))
+    assert plain.games[0].kept_steps is None and m.games[0].kept_steps is not None
+    assert m == plain and m.games[0] == plain.games[0]
+    copied = pickle.loads(pickle.dumps(m))
+    assert copied.games[0].kept_steps is not None
+    assert list(replay_game(copied, copied.games[0], 0)) == list(replay_game(plain, plain.games[0], 0))
+    # a game made anew from a read one, with other actions, is replayed, not handed stale Steps
+    g = m.games[0]
+    shorter = replace(g, actions=g.actions[:3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = list(replay_game(m, shorter, 0))
+        assert len(got) == 3 and got == _fresh(m, shorter, 0)
 
 
 def test_export_rows_unchanged_by_kept_steps():

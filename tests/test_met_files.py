@@ -1,8 +1,10 @@
-"""Another match equity table: read from gnubg's XML or bgtools' JSON, chosen with --met or BGTOOLS_MET."""
+"""Another match equity table: read from gnubg's XML or bgtools' JSON, chosen with --met or BGTOOLS_MET
+(read by the command line only, which passes the table down: no environment in the library)."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli.app import app
-from bgtools.engine.met import MET_ENV, METFileError, load_met
+from bgtools.analysis import AnalysisSettings, analyse_match
+from bgtools.analysis.evalcache import EvalCache
+from bgtools.cli.common import MET_ENV
+from bgtools.engine.assess import assess_position
+from bgtools.core.matchstate import parse_any_id
+from bgtools.engine.met import METFileError, load_met
+from bgtools.formats import read_match
 
 XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10"  # 7-point match, 5-away 3-away
 GNUBG_XML = Path("/usr/share/gnubg/met/Kazaross-XG2.xml")
@@ -66,16 +74,57 @@ def test_bad_tables_are_refused_with_the_file_named(tmp_path, text, message):
     assert str(f) in str(e.value)
 
 
-def test_the_environment_variable_sets_the_default(tmp_path, monkeypatch):
+def _edited(tmp_path) -> Path:
     ship = load_met()
     pre = ship.pre.copy()
     pre[4, 2] = 0.25  # 5-away 3-away
+    pre[3, 2] = 0.30  # 4-away 3-away
     f = tmp_path / "t.xml"
     f.write_text(_xml(pre, ship.post, "Edited"))
+    return f
+
+
+def test_the_library_reads_no_environment_the_command_line_does(tmp_path, monkeypatch):
+    f = _edited(tmp_path)
     monkeypatch.setenv(MET_ENV, str(f))
-    assert load_met().name == "Edited" and load_met().mwc(5, 3) == 0.25
-    monkeypatch.delenv(MET_ENV)
-    assert load_met().name == ship.name
+    assert load_met().name == "Kazaross-XG2"  # the library: the shipped table unless given one
+    pos, ms = parse_any_id(XGID)
+    edited = load_met(str(f))
+    assert edited.mwc(5, 3) == 0.25
+    a = assess_position(pos, ms, 0, met=edited)
+    assert a.rules.endswith("MET Edited")
+    assert a.cube.to_dict() != assess_position(pos, ms, 0).cube.to_dict()
+    # the command line reads BGTOOLS_MET once, as the default of --met, and passes the table down
+    r = CliRunner()
+    by_env = r.invoke(app, ["eval", XGID, "--json"], env={MET_ENV: str(f)})
+    by_option = r.invoke(app, ["--met", str(f), "eval", XGID, "--json"], env={MET_ENV: None})
+    assert by_env.exit_code == 0 and by_option.exit_code == 0, by_env.output
+    assert json.loads(by_env.stdout) == json.loads(by_option.stdout) == {"id": XGID, **a.to_dict()}
+    assert os.environ[MET_ENV] == str(f)  # left as it was
+
+
+MATCH = (" 5 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
+         "  2) 65: 24/13   53: 8/3 6/3\n  3) 62: 24/18 13/11\n")
+
+
+def test_analysis_takes_the_table_in_its_settings_and_shares_the_cubeless_cache(tmp_path, monkeypatch):
+    """The table travels in AnalysisSettings (to workers too, no environment); the evaluation
+    cache holds cubeless values, which no table changes: another table re-uses them and gives
+    what a run without the cache gives."""
+    monkeypatch.delenv(MET_ENV, raising=False)
+    edited = load_met(str(_edited(tmp_path)))
+    m = read_match(MATCH)
+    ship_s, edit_s = AnalysisSettings(ply=1), AnalysisSettings(ply=1, met=edited)
+    assert ship_s.to_dict() == edit_s.to_dict() and "met" not in ship_s.to_dict()  # the JSON is as before
+    with EvalCache(tmp_path / "e.sqlite") as cache:
+        first = analyse_match(m, settings=ship_s, cache=cache)
+        other = analyse_match(m, settings=edit_s, cache=cache)
+    # (the counts are the cache's, since it was opened): the second run only hit
+    assert first.cache_misses > 0 and other.cache_misses == first.cache_misses
+    assert other.cache_hits - first.cache_hits >= first.cache_misses
+    fresh = analyse_match(m, settings=edit_s, cache=None)
+    assert other.to_dict() == fresh.to_dict()
+    assert first.to_dict() != other.to_dict()  # 5-away 3-away is valued under the edited table
 
 
 def test_met_option_changes_match_values_and_refuses_a_bad_file(tmp_path, monkeypatch):
@@ -88,7 +137,7 @@ def test_met_option_changes_match_values_and_refuses_a_bad_file(tmp_path, monkey
     r = CliRunner()
     base = r.invoke(app, ["eval", XGID, "--json"])
     other = r.invoke(app, ["--met", str(f), "eval", XGID, "--json"])
-    monkeypatch.delenv(MET_ENV, raising=False)  # the option sets it for this process
+    assert MET_ENV not in os.environ  # the option sets no environment
     assert base.exit_code == 0 and other.exit_code == 0, other.output
     a, b = json.loads(base.stdout), json.loads(other.stdout)
     assert a["cube"]["mwc"]["double_pass"] != b["cube"]["mwc"]["double_pass"]

@@ -122,11 +122,11 @@ def test_bearoff_truncation_and_cubeful_money_is_exact_at_the_root():
     assert r.probs_se[0] == 0.0
 
 
-def test_results_independent_of_workers():
-    jobs = [Job.make(Position.initial()), Job.make(Position.from_id("cGfwQEK7AAAAAA"))]
+def test_results_independent_of_jobs():
+    positions = [Job.make(Position.initial()), Job.make(Position.from_id("cGfwQEK7AAAAAA"))]
     s = RolloutSettings(trials=CHUNK + 20, truncate=6, seed=4)
-    one = list(rollout_many(jobs, s, W, workers=1))
-    two = list(rollout_many(jobs, s, W, workers=2))
+    one = list(rollout_many(positions, s, W, jobs=1))
+    two = list(rollout_many(positions, s, W, jobs=2))
     assert [r.record("x") for r in one] == [r.record("x") for r in two]
     assert one[0] != one[1]
 
@@ -145,7 +145,7 @@ def test_chunks_in_one_call_are_each_as_played_alone(pid, cubeful, vr):
 
 
 def test_results_independent_of_task_grouping(monkeypatch):
-    jobs = [Job.make(Position.initial()), Job.make(Position.from_id("cGfwQEK7AAAAAA"))]
+    positions = [Job.make(Position.initial()), Job.make(Position.from_id("cGfwQEK7AAAAAA"))]
     s = RolloutSettings(trials=5 * CHUNK + 3, truncate=4, seed=2)
     got, sizes = [], []
     for group in (1, 2, 64):
@@ -153,18 +153,18 @@ def test_results_independent_of_task_grouping(monkeypatch):
             sizes.append(took)
             return group
         monkeypatch.setattr(rollout_module, "_group_size", fixed)
-        got.append([r.record("x") for r in rollout_many(jobs, s, W, workers=1)])
+        got.append([r.record("x") for r in rollout_many(positions, s, W, jobs=1)])
     assert got[0] == got[1] == got[2]
     assert max(sizes) == 6 and 2 in sizes  # tasks of 1, 2 and (at most) all 6 chunks of a job ran
     # tasks of several chunks through a process pool (pickled out and back): 4 jobs of 6
     # chunks, 2 workers (6 tasks in flight) leave room for tasks of up to 4 chunks
-    jobs4 = jobs + [Job.make(Position.from_id("4HPwATDgc/ABMA")), Job.make(Position.from_id("sGfwATDgc/ABMA"))]
+    jobs4 = positions + [Job.make(Position.from_id("4HPwATDgc/ABMA")), Job.make(Position.from_id("sGfwATDgc/ABMA"))]
     pool_sizes: list[int] = []
     monkeypatch.setattr(rollout_module, "_group_size", lambda took, seconds: pool_sizes.append(took) or 64)
-    pooled = [r.record("x") for r in rollout_many(jobs4, s, W, workers=2)]
+    pooled = [r.record("x") for r in rollout_many(jobs4, s, W, jobs=2)]
     monkeypatch.undo()
     assert pooled[:2] == got[0]
-    assert pooled[2:] == [r.record("x") for r in rollout_many(jobs4[2:], s, W, workers=1)]
+    assert pooled[2:] == [r.record("x") for r in rollout_many(jobs4[2:], s, W, jobs=1)]
     assert max(pool_sizes) > 1
 
 

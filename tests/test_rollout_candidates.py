@@ -98,7 +98,7 @@ def test_until_se_stops_at_a_chunk_boundary_below_the_target():
     loose = settle_id(OPENING, (6, 5), 2, s, until_se=0.05)
     assert loose.trials < s.trials and loose.trials % 144 == 0 and max(loose.diff_ses()) < 0.05
     # the same stop, the same numbers, whatever the workers
-    assert jsonout.dumps(settle_id(OPENING, (6, 5), 2, s, workers=2, until_se=0.05).record("e")) == \
+    assert jsonout.dumps(settle_id(OPENING, (6, 5), 2, s, jobs=2, until_se=0.05).record("e")) == \
         jsonout.dumps(loose.record("e"))
 
 

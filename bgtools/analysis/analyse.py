@@ -34,8 +34,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
@@ -115,16 +113,15 @@ class _Ctx:
 class _Analyser:
     def __init__(self, evaluator, settings: AnalysisSettings, cache) -> None:
         from bgtools.engine import cube as _cube
-        from bgtools.engine.evaluation import default_evaluator, evaluator_setting
+        from bgtools.engine.evaluation import default_evaluator, evaluator_setting, with_pruning
         from bgtools.engine.met import load_met
 
         self.ev = evaluator or default_evaluator()
-        if not settings.prune and getattr(self.ev, "prune", None) is not None:
-            self.ev = copy.copy(self.ev)
-            self.ev.prune = None  # type: ignore[attr-defined]
+        if not settings.prune:
+            self.ev = with_pruning(self.ev, None)  # a copy: the shared net keeps its pruning
         self.s = settings
         self.cache = cache
-        self.met = load_met()
+        self.met = settings.met or load_met()
         self.pre, self.post = self.met.pre, self.met.post
         self._cube = _cube
         self._out = np.zeros(4, np.float64)

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
-from typing import Literal, Optional
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Literal, Optional
+
+if TYPE_CHECKING:
+    from bgtools.engine.met import MatchEquityTable
 
 from bgtools.core.position import PositionClass
 from bgtools.model.fileanalysis import ERROR_THRESHOLDS, ERRORS, ErrorClass, classify_error
@@ -69,7 +72,8 @@ def rating(error_rate: float) -> str:
 # ----------------------------------------------------------------------------- value types
 @dataclass(frozen=True, slots=True)
 class AnalysisSettings:
-    """Search settings; all of them are part of the evaluation-cache key of the values they change."""
+    """Search settings; all of them are part of the evaluation-cache key of the values they change
+    (the cache holds cubeless values: ``met`` changes none of them)."""
 
     ply: int = 2
     keep: int = 8
@@ -86,6 +90,12 @@ class AnalysisSettings:
     #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
     #: (:mod:`bgtools.engine.prune`); False: the full net values every reply
     prune: bool = True
+    #: the match equity table of match play (None: the shipped one); not in :meth:`to_dict`
+    met: Optional["MatchEquityTable"] = field(default=None, repr=False)
+
+    def to_dict(self) -> dict:
+        """The search settings by name (what an analysis' JSON shows)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "met"}
 
     def __post_init__(self) -> None:
         if not 0 <= self.ply <= 3:
@@ -277,7 +287,7 @@ class MatchAnalysis:
 
     def to_dict(self) -> dict:
         return {"source": self.source, "players": list(self.players), "length": self.length,
-                "evaluator": self.evaluator, "settings": asdict(self.settings),
+                "evaluator": self.evaluator, "settings": self.settings.to_dict(),
                 "skipped_games": list(self.skipped_games),
                 "summary": [p.to_dict() for p in self.players_summary],
                 "games": [asdict(g) for g in self.games],

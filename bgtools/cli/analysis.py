@@ -10,8 +10,8 @@ from typing import List, Optional
 import typer
 from typing_extensions import Annotated
 
-from bgtools.cli.common import (EXIT_ERRORS, EXIT_USAGE, check_ply, error, fail, note, os_message, output_file_ok,
-                                resolve_jobs, rich_progress, warning)
+from bgtools.cli.common import (EXIT_ERRORS, EXIT_USAGE, check_ply, chosen_met, error, fail, note, os_message,
+                                output_file_ok, resolve_jobs, rich_progress, warning)
 from bgtools.cli.matches import match_files
 
 PLY_HELP = "Search depth 0-3 for checker plays (2 = gnubg's default analysis; 3 is slow)."
@@ -56,6 +56,7 @@ def summary_lines(res) -> list[str]:
 
 
 def annotate(
+    ctx: typer.Context,
     paths: Annotated[List[str], typer.Argument(help="Match files, folders or globs.", metavar="PATH")],
     json_lines: Annotated[bool, typer.Option("--json", help="Write one JSON line per decision to stdout.")] = False,
     outdir: Annotated[Optional[str], typer.Option("--out-dir", "-d", metavar="FOLDER",
@@ -120,7 +121,7 @@ def annotate(
             raise fail(f"{outdir}: cannot create the folder: {os_message(e)}")
         if not os.access(outdir, os.W_OK | os.X_OK):
             raise fail(f"{outdir}: cannot write: permission denied")
-    settings = AnalysisSettings(ply=ply, prune=not no_prune)
+    settings = AnalysisSettings(ply=ply, prune=not no_prune, met=chosen_met(ctx))
     tasks: list[tuple] = []
     seen: dict[tuple, int] = {}
     for f in files:
@@ -174,6 +175,7 @@ def annotate(
 
 
 def report(
+    ctx: typer.Context,
     match_file: Annotated[str, typer.Argument(help="A match file (.mat, .sgf, .txt, .json).", metavar="MATCH")],
     out: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="The HTML file to write.")],
     ply: Annotated[int, typer.Option("--ply", help=PLY_HELP)] = 2,
@@ -188,7 +190,7 @@ def report(
         raise fail(f"{match_file}: no such file")
     output_file_ok(out)
     try:
-        res = annotate_file((match_file, {"html": out}, AnalysisSettings(ply=ply), not no_cache, False, False))
+        res = annotate_file((match_file, {"html": out}, AnalysisSettings(ply=ply, met=chosen_met(ctx)), not no_cache, False, False))
     except OSError as e:
         raise fail(f"{out}: cannot write: {os_message(e)}")
     for prob in res.problems:

@@ -21,7 +21,7 @@ from typing_extensions import Annotated
 
 from bgtools.base.version import __version__
 from bgtools.cli import analysis, engine, library, matches, positions, rollout, scoremap, train
-from bgtools.cli.common import fail, one_line_warnings
+from bgtools.cli.common import MET_ENV, CliOptions, fail, one_line_warnings
 
 __all__ = ["app", "fail", "main"]
 
@@ -118,25 +118,23 @@ def show_version(value: bool) -> None:
 
 @app.callback()
 def main_options(
+    ctx: typer.Context,
     version: Annotated[Optional[bool], typer.Option("--version", callback=show_version, is_eager=True,
                                                     help="Print the version and exit.")] = None,
-    met: Annotated[Optional[str], typer.Option("--met", metavar="NAME|FILE",
+    met: Annotated[Optional[str], typer.Option("--met", metavar="NAME|FILE", envvar=MET_ENV, show_envvar=False,
                                                help="Match equity table for match play: kazaross-xg2 (the default) "
-                                               "or a file, gnubg's match equity XML or bgtools' JSON (also the "
-                                               "BGTOOLS_MET environment variable).")] = None,
+                                               "or a file, gnubg's match equity XML or bgtools' JSON (default: the "
+                                               "BGTOOLS_MET environment variable, when set).")] = None,
 ) -> None:
     """bgtools: backgammon positions, moves, match files and analysis."""
-    if met is not None:
-        import os
+    if met:
+        from bgtools.engine.met import METFileError, load_met
 
-        from bgtools.engine.met import MET_ENV, METS, METFileError, load_met
-
-        name = met if met.lower() in METS else os.path.abspath(met)
         try:
-            load_met(name)
+            table = load_met(met)
         except METFileError as e:
             raise fail(str(e))
-        os.environ[MET_ENV] = name  # every load_met() here and in worker processes
+        ctx.obj = CliOptions(met=table)  # the commands pass it down (chosen_met)
 
 
 for _name, _fn in (("show", positions.show), ("moves", positions.moves), ("board", positions.board),

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from bgtools.engine.met import MatchEquityTable
 
 #: exit status when the input was read but holds errors
 EXIT_ERRORS = 1
@@ -23,6 +27,23 @@ MAX_JOBS = 256
 MAX_SEED = 2**32 - 1
 #: counts (games, positions, epochs, ...) beyond this are refused (a typo, not a plan)
 MAX_COUNT = 10**12
+#: the environment variable that gives ``bgtools --met`` its default (read by the command line only)
+MET_ENV = "BGTOOLS_MET"
+
+
+@dataclass(frozen=True)
+class CliOptions:
+    """The options given before the command (``bgtools --met FILE eval ...``), loaded."""
+
+    met: Optional["MatchEquityTable"] = None  #: None: the shipped table
+
+
+def chosen_met(ctx: typer.Context) -> Optional["MatchEquityTable"]:
+    """The match equity table of ``bgtools --met`` (or ``BGTOOLS_MET``) that the root
+    command of ``ctx`` loaded; None: the shipped one.  A command passes it to its library
+    call explicitly."""
+    obj = ctx.find_root().obj
+    return obj.met if isinstance(obj, CliOptions) else None
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> "typer.Exit":

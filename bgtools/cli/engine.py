@@ -9,7 +9,7 @@ import typer
 from bgtools.base import jsonout
 from typing_extensions import Annotated
 
-from bgtools.cli.common import EXIT_USAGE, check_ply, fail, input_items, note, os_message, parse_dice, run_lines
+from bgtools.cli.common import EXIT_USAGE, check_ply, chosen_met, fail, input_items, note, os_message, parse_dice, run_lines
 
 ID_HELP = "Position ID, POSITIONID:MATCHID, or XGID."
 PLY_HELP = "Lookahead 0-3: 0 = static evaluator, 1-3 = plies of search (3 is slow)."
@@ -40,6 +40,7 @@ def _print_assessment(label: str, a, ply: int) -> None:
 
 
 def eval_cmd(
+    ctx: typer.Context,
     id: Annotated[Optional[str], typer.Argument(help=ID_HELP, metavar="ID")] = None,
     ply: Annotated[int, typer.Option("--ply", "-p", help=PLY_HELP)] = 0,
     input: Annotated[Optional[str], typer.Option("--input", "-i", metavar="FILE",
@@ -60,6 +61,7 @@ def eval_cmd(
     from bgtools.engine.evaluation import default_evaluator
 
     ev = default_evaluator()
+    met = chosen_met(ctx)
 
     def handle(parts: list[str]) -> None:
         if len(parts) != 1:
@@ -70,7 +72,7 @@ def eval_cmd(
             note(f"{parts[0]}: ignoring the rolled dice {rolled[0]}{rolled[1]}: eval is before the roll "
                  "(use hint for the plays of a roll)")
         a = assess_position(pos, ms, ply, evaluator=ev, cube=cube, jacoby=jacoby, beavers=beavers,
-                            id_sets_beavers=_is_xgid(parts[0]))
+                            id_sets_beavers=_is_xgid(parts[0]), met=met)
         if as_json:
             typer.echo(jsonout.dumps({"id": parts[0], **a.to_dict()}))
             return
@@ -81,6 +83,7 @@ def eval_cmd(
 
 
 def hint(
+    ctx: typer.Context,
     id: Annotated[Optional[str], typer.Argument(help=ID_HELP, metavar="ID")] = None,
     dice: Annotated[Optional[str], typer.Argument(help="The roll, e.g. 31 (default: the dice of an XGID "
                                                   "or Match ID that has them).", metavar="DICE")] = None,
@@ -104,6 +107,7 @@ def hint(
     from bgtools.engine.evaluation import default_evaluator, rank_plays
 
     ev = default_evaluator()
+    met = chosen_met(ctx)
 
     def handle(parts: list[str]) -> None:
         if len(parts) not in (1, 2):
@@ -119,7 +123,7 @@ def hint(
             from bgtools.engine.assess import assess_position
 
             a = assess_position(pos, ms, ply, evaluator=ev, jacoby=jacoby, beavers=beavers,
-                                id_sets_beavers=_is_xgid(parts[0]))
+                                id_sets_beavers=_is_xgid(parts[0]), met=met)
             if as_json:
                 typer.echo(jsonout.dumps({"id": parts[0], **a.to_dict()}))
             else:
@@ -129,7 +133,7 @@ def hint(
         if ms is not None and not ms.is_money:  # at a match score gammons count as the score says
             from bgtools.engine.scoreplay import rank_plays_at_score
 
-            ranked = rank_plays_at_score(pos, d, ms, ply, ev)
+            ranked = rank_plays_at_score(pos, d, ms, ply, ev, met=met)
             away = ms.away
             me = ms.player_on_roll
             equity_at = f"{ms.match_length}-point match, {away[me]}-away {away[1 - me]}-away"

@@ -12,7 +12,7 @@ import typer
 from bgtools.base import jsonout
 from typing_extensions import Annotated
 
-from bgtools.cli.common import MAX_JOBS, check_range, fail, note
+from bgtools.cli.common import check_range, chosen_met, fail, note, resolve_jobs
 
 
 def _print_rollout(label: str, r, evaluator: str) -> None:
@@ -95,6 +95,7 @@ def _progress(total_games: int, positions: int):
 
 
 def rollout(
+    ctx: typer.Context,
     ids: Annotated[Optional[List[str]], typer.Argument(help="Position IDs, POSITIONID:MATCHID, or XGIDs.",
                                                        metavar="ID")] = None,
     input: Annotated[Optional[str], typer.Option("--input", "-i", metavar="FILE",
@@ -107,8 +108,8 @@ def rollout(
     truncate: Annotated[int, typer.Option("--truncate", help="Stop after N half-moves and evaluate (0 = play to the end).")] = 0,
     vr: Annotated[bool, typer.Option("--vr/--no-vr", help="Variance reduction.")] = False,
     bearoff: Annotated[bool, typer.Option("--bearoff-truncation/--no-bearoff-truncation", help="Stop where the two-sided bear-off database is exact.")] = True,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help=f"Local worker processes, 1 to {MAX_JOBS} "
-                                                "(default: all cores).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Roll out in N local processes (0 = one per "
+                                                "CPU); the same results as one.  [default: 1]")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", hidden=True, help="Old name of --jobs.")] = None,
     dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS",
                                                 help="Address of a dask.distributed scheduler to send the work to.")] = None,
@@ -156,7 +157,8 @@ def rollout(
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
     from bgtools.rollouts import RolloutError, RolloutSettings
     from bgtools.rollouts.settings import MAX_TRIALS, MAX_TRUNCATE
-    from bgtools.rollouts.jobs import Batch, BatchRun
+    from bgtools.base.parallel import ParallelError
+    from bgtools.rollouts.batch import Batch, BatchRun
 
     if (until_se is not None or stop_sigma is not None) and candidates is None and not cube_decision and extend is None:
         raise fail("--until-se and --stop-sigma go with --candidates, --cube-decision or --extend")
@@ -173,16 +175,16 @@ def rollout(
     if candidates is not None and resume:
         raise fail("--resume goes with batches, not --candidates (--extend lengthens a record)")
     if extend is not None:
-        return _extend(extend, input, output, weights, jobs or workers, dask, until_se, stop_sigma)
+        return _extend(extend, input, output, weights,
+                       resolve_jobs("--jobs", next((j for j in (jobs, workers) if j is not None), 1)), dask,
+                       until_se, stop_sigma, chosen_met(ctx))
     if not ids and input is None:
         raise fail("give IDs, or --input FILE")
     if resume and output is None:
         raise fail("--resume needs --output")
     if jobs is not None and workers is not None and jobs != workers:
         raise fail("--jobs and --workers are the same option: give one")
-    n = jobs if jobs is not None else workers
-    if n is not None and not 1 <= n <= MAX_JOBS:
-        raise fail(f"--jobs {n}: use 1 to {MAX_JOBS}")
+    n = resolve_jobs("--jobs", next((j for j in (jobs, workers) if j is not None), 1))
     check_range("--trials", trials, 1, MAX_TRIALS)
     check_range("--truncate", truncate, 0, MAX_TRUNCATE, " half-moves (0 = play to the end)")
     check_range("--seed", seed, 0, 2**63 - 1)
@@ -194,11 +196,11 @@ def rollout(
     try:
         settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
                                    variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers,
-                                   pruning=not no_prune)  # with the match equity table of --met
+                                   pruning=not no_prune, met=chosen_met(ctx))
         net = load_weights(weights)
         if candidates is not None:
             return _settle(ids or [], input, candidates, dice, settings, net, weights, output, force, as_json,
-                           n or os.cpu_count() or 1, dask, until_se, stop_sigma)
+                           n, dask, until_se, stop_sigma)
         batch = Batch.load(ids or [], input, jacoby, beavers, settings.table)
         run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force, cube=cube_decision,
                        stop=(until_se, stop_sigma))
@@ -206,14 +208,13 @@ def rollout(
         raise fail(str(e))
     for label in batch.rolled:
         note(f"{label}: ignoring the rolled dice: a rollout starts before the roll")
-    workers_n = n or os.cpu_count() or 1
     if cube_decision:
         progress, on_chunk, on_position = contextlib.nullcontext(), None, lambda: None
     else:
         progress, on_chunk, on_position = _progress(len(run.todo) * trials, len(run.todo))
     try:
         with progress:
-            for label, res, rec in run.run(workers=workers_n, dask=dask, on_chunk=on_chunk):
+            for label, res, rec in run.run(jobs=n, dask=dask, on_chunk=on_chunk):
                 on_position()
                 if output is not None:
                     continue
@@ -223,14 +224,14 @@ def rollout(
                     _print_cube(label, res, settings)
                 else:
                     _print_rollout(label, res, run.evaluator)
-    except (RolloutError, OutputError) as e:
+    except (RolloutError, OutputError, ParallelError) as e:
         raise fail(str(e))
     except OSError as e:
         raise fail(f"{dask or 'rollout'}: {e}")
 
 
 def _settle(ids: List[str], input: Optional[str], candidates: Optional[str], dice: Optional[str], settings, net,
-            weights_path: Optional[str], output: Optional[str], force: bool, as_json: bool, workers: int,
+            weights_path: Optional[str], output: Optional[str], force: bool, as_json: bool, jobs: int,
             dask: Optional[str], until_se: Optional[float], stop_sigma: Optional[float]) -> None:
     """``rollout --candidates``: each ID's plays settled by rollout, printed or written to ``output``."""
     from bgtools.base.fileio import OutputError, atomic_write, check_output
@@ -263,7 +264,7 @@ def _settle(ids: List[str], input: Optional[str], candidates: Optional[str], dic
     records = []
     try:
         for text in ids:
-            r = settle_id(text, roll, count, settings, net, ranker, workers, dask, until_se, stop_sigma)
+            r = settle_id(text, roll, count, settings, net, ranker, jobs, dask, until_se, stop_sigma)
             records.append(r.record(evaluator))
             if output is None and as_json:
                 typer.echo(jsonout.dumps(records[-1]))
@@ -277,8 +278,8 @@ def _settle(ids: List[str], input: Optional[str], candidates: Optional[str], dic
         raise fail(f"{dask or 'rollout'}: {e}")
 
 
-def _extend(more: int, input: Optional[str], output: Optional[str], weights: Optional[str], workers: Optional[int],
-            dask: Optional[str], until_se: Optional[float], stop_sigma: Optional[float]) -> None:
+def _extend(more: int, input: Optional[str], output: Optional[str], weights: Optional[str], jobs: int,
+            dask: Optional[str], until_se: Optional[float], stop_sigma: Optional[float], met=None) -> None:
     """``rollout --extend K``: the records of ``input`` (or ``output``) K trials longer, into ``output``."""
     from bgtools.base.fileio import OutputError
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
@@ -293,7 +294,7 @@ def _extend(more: int, input: Optional[str], output: Optional[str], weights: Opt
     try:
         net = load_weights(weights)
         done = extend_file(source, output if output is not None else source, more, evaluator_name(net), net,
-                           workers or os.cpu_count() or 1, dask, None, until_se, stop_sigma)
+                           jobs, dask, met, until_se, stop_sigma)
     except (RolloutError, WeightsFileError, OutputError) as e:
         raise fail(str(e))
     except OSError as e:

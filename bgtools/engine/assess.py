@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
-from bgtools.engine.met import load_met
+from bgtools.engine.met import MatchEquityTable, load_met
 from bgtools.engine.cube import CubeInfo
 from bgtools.engine.cubeaction import CubeAdvice
 from bgtools.engine.cubesearch import cube_advice_at
@@ -83,12 +83,12 @@ class PositionAssessment:
         return out
 
 
-def _rules_text(state: Optional[MatchState], info: CubeInfo) -> str:
+def _rules_text(state: Optional[MatchState], info: CubeInfo, met: Optional[MatchEquityTable]) -> str:
     if info.money:
         return f"money, Jacoby {'on' if info.jacoby else 'off'}, beavers {'on' if info.beavers else 'off'}"
     assert state is not None
     extra = ", Crawford game" if info.crawford else ""
-    met = load_met()
+    met = met or load_met()
     if met.name != "Kazaross-XG2":
         extra += f", MET {met.name}"
     return f"{state.match_length}-point match, {info.away[0]}-away {info.away[1]}-away{extra}"
@@ -96,12 +96,14 @@ def _rules_text(state: Optional[MatchState], info: CubeInfo) -> str:
 
 def assess_position(position: Position, state: Optional[MatchState] = None, ply: int = 0, *,
                     evaluator: Optional[Evaluator] = None, cube: bool = True, jacoby: Optional[bool] = None,
-                    beavers: Optional[bool] = None, id_sets_beavers: bool = False) -> PositionAssessment:
+                    beavers: Optional[bool] = None, id_sets_beavers: bool = False,
+                    met: Optional[MatchEquityTable] = None) -> PositionAssessment:
     """Evaluate ``position`` (player on roll before his roll) at ``ply`` and, with ``cube``,
     decide the cube at ``min(ply, CUBE_MAX_PLY)``.
 
     ``jacoby``/``beavers`` set the money rules; None keeps what ``state`` says (its Jacoby
-    flag; its beaver flag only with ``id_sets_beavers``, as from an XGID) or gnubg's default."""
+    flag; its beaver flag only with ``id_sets_beavers``, as from an XGID) or gnubg's default.
+    ``met``: the match equity table of match play (None: the shipped one)."""
     ev = evaluate(position, ply, evaluator)
     info = CubeInfo.from_state(state)
     if info.money:
@@ -109,5 +111,5 @@ def assess_position(position: Position, state: Optional[MatchState] = None, ply:
         bea = beavers if beavers is not None else (bool(state.beavers) if state is not None and id_sets_beavers
                                                    else DEFAULT_BEAVERS)
         info = CubeInfo(info.cube, info.owner, info.away, info.crawford, jac, bea)
-    advice = cube_advice_at(position, info, min(ply, CUBE_MAX_PLY), evaluator=evaluator) if cube else None
-    return PositionAssessment(ev, advice, _rules_text(state, info))
+    advice = cube_advice_at(position, info, min(ply, CUBE_MAX_PLY), evaluator=evaluator, met=met) if cube else None
+    return PositionAssessment(ev, advice, _rules_text(state, info, met))

@@ -20,9 +20,10 @@ Ranking the plays of a roll at n ply evaluates every play at 0 ply, keeps at mos
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Optional, Protocol, Sequence, TypeVar, runtime_checkable
 
 import numba as nb
 import numpy as np
@@ -35,7 +36,7 @@ from bgtools.engine.nn import game_over_probs as _game_over  # finished games sc
 from bgtools.engine.children import best_children, expand_children
 from bgtools.engine.incremental import evaluate_siblings
 from bgtools.engine.nn import NeuralEvaluator, load_default_network
-from bgtools.engine.prune import load_default_pruning, prune_children_values, prune_select
+from bgtools.engine.prune import Pruning, load_default_pruning, prune_children_values, prune_select
 from bgtools.core.position import Position
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "RankedPlay",
     "MoveFilter",
     "default_evaluator",
+    "with_pruning",
     "equity",
     "invert_probs",
     "static_probs",
@@ -59,10 +61,17 @@ __all__ = [
 
 @runtime_checkable
 class Evaluator(Protocol):
-    """A static (0-ply) evaluator."""
+    """A static (0-ply) evaluator, and the pruning net searches rank its plays with first
+    (``prune``: a :class:`~bgtools.engine.prune.Pruning`, or None: the evaluator values
+    every play).  Evaluators are shared (:func:`default_evaluator`): read ``prune``, and
+    get another pruning with :func:`with_pruning` (a copy), never by setting it."""
 
     name: str
     version: str
+
+    @property
+    def prune(self) -> Optional[Pruning]:
+        ...
 
     def evaluate_boards(self, boards: np.ndarray) -> np.ndarray:
         """float64[n, 5] for int8[n, 2, 25] boards, player on roll ``[1]`` before his roll."""
@@ -289,6 +298,7 @@ class HeuristicEvaluator:
 
     name = "bgtools-heuristic"
     version = "heuristic-1"
+    prune: Optional[Pruning] = None  #: no pruning net
 
     def __init__(self) -> None:
         db = _bo.load_databases()
@@ -316,16 +326,28 @@ def default_evaluator() -> Evaluator:
     global _DEFAULT
     if _DEFAULT is None:
         net = load_default_network()
-        if net is not None:
-            net.prune = load_default_pruning()
-        _DEFAULT = net if net is not None else HeuristicEvaluator()
+        _DEFAULT = (NeuralEvaluator(net.weights, net.name, net.version, prune=load_default_pruning())
+                    if net is not None else HeuristicEvaluator())
     return _DEFAULT
+
+
+E = TypeVar("E", bound=Evaluator)
+
+
+def with_pruning(evaluator: E, pruning: Optional[Pruning]) -> E:
+    """``evaluator`` with another pruning net (None: none), as a copy: the evaluator given,
+    often the shared :func:`default_evaluator`, is left as it was."""
+    if evaluator.prune is pruning:
+        return evaluator
+    other = copy.copy(evaluator)
+    setattr(other, "prune", pruning)  # on the copy only
+    return other
 
 
 def evaluator_setting(ev: Evaluator) -> str:
     """What names an evaluator's values (in a cache key): its name and version, and its
     pruning (:attr:`~bgtools.engine.prune.Pruning.tag`) when it has one."""
-    pruning = getattr(ev, "prune", None)
+    pruning = ev.prune
     return f"{ev.name} {ev.version}" + (f" {pruning.tag}" if pruning is not None else "")
 
 
@@ -408,7 +430,7 @@ def best_replies(boards: np.ndarray, evaluator: Evaluator | None = None) -> tupl
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     children, offsets = expand_children(b)
-    pruning = getattr(ev, "prune", None)
+    pruning = ev.prune
     if pruning is not None:  # the full net values only the plays of each roll the pruning net ranks first
         values = prune_children_values(b, children, offsets, pruning.net)
         sel, offsets = prune_select(values, offsets, pruning.keep)

@@ -2,8 +2,10 @@
 
 The shipped table is Kazaross-XG2 (25 points; see ``bgtools/data/met_kazaross_xg2.json``
 for its source and notice); :func:`load_met` also reads another from a file (gnubg's match
-equity XML or bgtools' JSON), and ``BGTOOLS_MET`` (``bgtools --met FILE``) makes it the
-default of every calculation in the process and its workers.  Scores are given as points *away* (still needed).  At the
+equity XML or bgtools' JSON).  A table is a value: the calculations that use one take it as
+an argument or in their settings (None: the shipped table); nothing is read from the
+environment here (``bgtools --met FILE``, or ``BGTOOLS_MET``, is read by the command line,
+which passes the table down).  Scores are given as points *away* (still needed).  At the
 start of a game where a player is 1-away the game is either the Crawford game (the first
 such game: the pre-Crawford table holds its value) or a post-Crawford game (the
 post-Crawford table); :meth:`MatchEquityTable.mwc` takes that flag.
@@ -27,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -39,10 +40,12 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 
-__all__ = ["MatchEquityTable", "load_met", "mwc_after", "METS", "CubeStake", "METFileError", "MET_ENV"]
+__all__ = ["MatchEquityTable", "load_met", "mwc_after", "METS", "CubeStake", "METFileError", "DEFAULT_MET"]
 
 #: name accepted by :func:`load_met` -> data file in ``bgtools/data``
 METS = {"kazaross-xg2": "met_kazaross_xg2.json"}
+#: the table :func:`load_met` returns without a name
+DEFAULT_MET = "kazaross-xg2"
 
 
 @nb.njit(cache=True)
@@ -129,19 +132,12 @@ class METFileError(BgtoolsError, ValueError):
     """A match equity table file that cannot be read (its path and what is wrong)."""
 
 
-#: environment variable naming the table every ``load_met()`` without a name returns
-MET_ENV = "BGTOOLS_MET"
-
-
 def load_met(name: Optional[str] = None) -> MatchEquityTable:
     """A match equity table: a shipped one by name (``kazaross-xg2``), or a file: gnubg's
     match equity XML (explicit tables, as in gnubg's ``met/`` folder) or bgtools' JSON
     (``{"name", "pre_crawford": [[...]], "post_crawford": [...]}``).  Without ``name``:
-    the table named by the environment variable ``BGTOOLS_MET`` (``bgtools --met``), else
-    Kazaross-XG2.  Tables are read once per process."""
-    if name is None:
-        name = os.environ.get(MET_ENV) or "kazaross-xg2"
-    return _load_met(name)
+    the shipped Kazaross-XG2 (:data:`DEFAULT_MET`).  Tables are read once per process."""
+    return _load_met(DEFAULT_MET if name is None else name)
 
 
 @lru_cache(maxsize=8)

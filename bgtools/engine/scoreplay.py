@@ -24,26 +24,28 @@ from bgtools.engine.cube import CubeInfo
 from bgtools.engine.cubesearch import CubeSearch, seen_by_opponent
 from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
                                        invert_probs, rank_plays)
-from bgtools.engine.met import CubeStake
+from bgtools.engine.met import CubeStake, MatchEquityTable
 
 __all__ = ["rank_plays_at_score", "RollBest", "best_play_per_roll"]
 
 
 def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, ply: int = 0,
                         evaluator: Optional[Evaluator] = None,
-                        move_filter: MoveFilter = MoveFilter()) -> list[RankedPlay]:
+                        move_filter: MoveFilter = MoveFilter(),
+                        met: Optional[MatchEquityTable] = None) -> list[RankedPlay]:
     """The legal plays of ``dice`` ranked best first by cubeful equity at the score of ``state``
     (a MatchState or CubeInfo; money too, with its cube and Jacoby rule).
 
     Candidates are found by 0-ply cubeless equity and, with ``ply`` > 0, the best few of them
     are evaluated deeper (as :func:`~bgtools.engine.evaluation.rank_plays`); each play's
-    value then comes from its probabilities through the cube formulas at the score."""
+    value then comes from its probabilities through the cube formulas at the score (``met``:
+    the match equity table; None: the shipped one)."""
     ev = evaluator or default_evaluator()
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
     plays, after, probs, _, depth = evaluate_candidates(position, dice, ply, ev, move_filter)
     if not plays:
         return []
-    search = CubeSearch(ev)
+    search = CubeSearch(ev, met)
     theirs_info = seen_by_opponent(info)
     # the opponent's probabilities before his roll are ours inverted
     theirs = search.node_from_probs(after, invert_probs(probs), theirs_info)

@@ -31,15 +31,10 @@ __all__ = ["AnalyseTask", "MatchResult", "AnalyseReport", "current_evaluator", "
 def current_evaluator(settings: AnalysisSettings) -> str:
     """The name and version of the evaluator an analysis with ``settings`` uses (as
     ``MatchAnalysis.evaluator`` records it): a library analysed with another is analysed again."""
-    from bgtools.engine.evaluation import default_evaluator, evaluator_setting
+    from bgtools.engine.evaluation import default_evaluator, evaluator_setting, with_pruning
 
     ev = default_evaluator()
-    if not settings.prune and getattr(ev, "prune", None) is not None:
-        import copy
-
-        ev = copy.copy(ev)
-        ev.prune = None  # type: ignore[attr-defined]  # as the analyser does
-    return evaluator_setting(ev)
+    return evaluator_setting(ev if settings.prune else with_pruning(ev, None))  # as the analyser does
 
 
 class AnalyseTask(NamedTuple):

@@ -211,6 +211,10 @@ class Game:
     line: int = field(default=0, compare=False, repr=False)
     props: dict = field(default_factory=dict, compare=False, repr=False)  #: opaque extras (SGF root)
     notes: tuple = field(default=(), compare=False, repr=False)  #: opaque per-action extras (SGF)
+    #: what reading with ``keep_steps`` kept of its replay: (game index, the match rules, the
+    #: :class:`~bgtools.model.replay.Step` of every action), for :func:`~bgtools.model.replay.replay_game`
+    #: to hand over instead of replaying again; None: not kept (not part of the game's value)
+    kept_steps: Optional[tuple] = field(default=None, compare=False, repr=False)
 
     @property
     def plays(self) -> int:

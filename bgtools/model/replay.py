@@ -10,9 +10,8 @@ board, and the cube when it says so, as gnubg's "set board" does; whoever acts n
 from __future__ import annotations
 
 import warnings
-import weakref
 from dataclasses import replace
-from typing import Iterator, Optional, TypeVar
+from typing import Iterator, Optional, Sequence, TypeVar
 
 from bgtools.base.collector import gc_paused
 from bgtools.core.matchstate import GameState, MatchState
@@ -533,10 +532,10 @@ def check_game(match: MatchRules, game: Game, file: str = "", strict: bool = Fal
                                                game_index=game_index, fresh=fresh).run()
     if result is None and game.result is not None:
         result = game.result
-    new = replace(game, actions=actions, result=result, errors=list(game.errors) + errors)
-    if keep_steps and not new.errors:  # a game with errors is walked as before: replayed again
-        _keep(new, game_index, match, tuple(steps))
-    return new
+    kept = None
+    if keep_steps and not game.errors and not errors:  # a game with errors is walked as before: replayed again
+        kept = _kept(actions, game_index, match, tuple(steps))
+    return replace(game, actions=actions, result=result, errors=list(game.errors) + errors, kept_steps=kept)
 
 
 def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: bool = False,
@@ -561,22 +560,16 @@ def finish_match(match: M, file: str = "", strict: bool = False, *, keep_steps: 
     return replace(match, games=tuple(games))  # type: ignore[type-var]  # a dataclass (Match) in practice
 
 
-#: the Steps kept by ``check_game(keep_steps=True)``: id(game) -> (game index, the rules, Steps);
-#: an entry goes when its game does (weakref.finalize), so an id is never met again with it
-_KEPT: dict[int, tuple[int, tuple, tuple[Step, ...]]] = {}
-
-
 def _rules(match: MatchRules) -> tuple:
     return (match.length, match.crawford, match.jacoby, match.beavers)
 
 
-def _keep(game: Game, game_index: int, match: MatchRules, steps: tuple[Step, ...]) -> None:
-    acts = game.actions
+def _kept(acts: Sequence[Action], game_index: int, match: MatchRules,
+          steps: tuple[Step, ...]) -> Optional[tuple[int, tuple, tuple[Step, ...]]]:
+    """:attr:`Game.kept_steps` of a replayed game, or None where the Steps are not its actions'."""
     if len(steps) != len(acts) or any(s.index != i or s.action is not a for i, (s, a) in enumerate(zip(steps, acts))):
-        return  # a record the replay had to mend (a cube answer without a double...): replayed again when walked
-    key = id(game)
-    _KEPT[key] = (game_index, _rules(match), steps)
-    weakref.finalize(game, _KEPT.pop, key, None)
+        return None  # a record the replay had to mend (a cube answer without a double...): replayed again when walked
+    return (game_index, _rules(match), steps)
 
 
 def replay_game(match: MatchRules, game: Game, game_index: int = 0) -> Iterator[Step]:
@@ -585,8 +578,9 @@ def replay_game(match: MatchRules, game: Game, game_index: int = 0) -> Iterator[
     A game read with ``keep_steps`` hands over the Steps of that reading (the same as
     replaying it again: tests/test_kept_steps.py) when asked with the same index and rules.
     """
-    kept = _KEPT.get(id(game))
-    if kept is not None and kept[0] == game_index and kept[1] == _rules(match):
+    kept = game.kept_steps
+    if (kept is not None and kept[0] == game_index and kept[1] == _rules(match) and len(kept[2]) == len(game.actions)
+            and all(s.action is a for s, a in zip(kept[2], game.actions))):  # not a game made anew from it
         yield from kept[2]
         return
     _, _, _, steps = _Replayer(match, game, want_steps=True, game_index=game_index).run()

@@ -1,18 +1,38 @@
-"""Batch rollouts on disk: files of position IDs in, results files out.
+"""Batch rollouts as ``bgtools rollout`` runs them: files of position IDs in, results files
+out; skip what an output file already holds (``--resume``), roll out the rest, write one
+record per position as soon as it is done.
 
-:func:`read_id_file` reads IDs one a line or from a CSV ``id`` column; :class:`OutputFile`
-appends one complete record per position (JSON lines or CSV) through
-:class:`bgtools.base.fileio.AppendOutput` and, resuming, tells which records are there already.
+:func:`read_ids` reads IDs one a line or from a CSV ``id`` (or the export's
+``position_id``) column, :class:`Batch` makes them jobs, :class:`BatchRun` rolls them out;
+:class:`OutputFile` appends one complete record per position (JSON lines or CSV) through
+:class:`bgtools.base.fileio.AppendOutput` and, resuming, tells which records are there
+already.  (:func:`read_id_file` is the older reader of a file of IDs, kept as exported.)
+
+>>> import tempfile, os
+>>> f = os.path.join(tempfile.mkdtemp(), "ids.csv")
+>>> _ = open(f, "w").write("game,position_id\\n1,4HPwATDgc/ABMA\\n")
+>>> read_ids(f)
+[(2, '4HPwATDgc/ABMA')]
 """
 
 from __future__ import annotations
 
-from bgtools.base import jsonout
-from bgtools.base.fileio import AppendOutput
-from bgtools.base.jsonout import csv_cell
-from bgtools.rollouts.settings import OUTPUTS, RolloutError, RolloutSettings
+import csv
+import io
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Optional, Sequence
 
-__all__ = ["read_id_file", "OutputFile", "CSV_COLUMNS", "CUBE_CSV_COLUMNS", "KEY_FIELDS", "json_scalar"]
+from bgtools.base import jsonout
+from bgtools.base.fileio import AppendOutput, check_output
+from bgtools.base.jsonout import csv_cell
+from bgtools.engine.met import MatchEquityTable
+from bgtools.rollouts.rollout import rollout_many
+from bgtools.rollouts.settings import OUTPUTS, Job, RolloutError, RolloutSettings
+
+__all__ = ["read_id_file", "read_ids", "OutputFile", "Batch", "BatchRun", "CSV_COLUMNS", "CUBE_CSV_COLUMNS",
+           "KEY_FIELDS", "ID_COLUMNS", "json_scalar", "record_of"]
 
 #: what a record's settings are (``--resume`` re-uses a record only when all of these agree)
 KEY_FIELDS = ("trials", "seed", "ply", "cubeful", "truncate", "vr", "bearoff_truncation", "jacoby", "beavers",
@@ -27,10 +47,6 @@ CUBE_CSV_COLUMNS = ("id", *KEY_FIELDS, "action", "no_double", "no_double_se", "d
 def read_id_file(path: str) -> list[tuple[int, str]]:
     """(line number, ID) from a file of IDs, one a line (blank and ``#`` lines skipped), or
     a CSV file with an ``id`` column (e.g. from ``bgtools export``)."""
-    import csv
-    import io
-    import sys
-
     text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8-sig").read()
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
@@ -82,8 +98,6 @@ class OutputFile:
     (:attr:`done`).  ``cube``: records of cube decisions (``rollout --cube-decision``)."""
 
     def __init__(self, path: str, resume: bool, cube: bool = False) -> None:
-        import csv
-
         self.path = path
         self.csv = path.lower().endswith(".csv")
         self.cube = cube
@@ -129,9 +143,6 @@ class OutputFile:
 
     def write(self, label: str, rec: dict) -> None:
         """Add the record of ``label`` (settings and results, as :meth:`RolloutResult.record` gives)."""
-        import csv
-        import io
-
         if self.csv:
             buf = io.StringIO()
             csv.DictWriter(buf, self.columns, lineterminator="\n").writerow(_flat(label, rec, self.columns))
@@ -152,3 +163,177 @@ def record_of(result, settings: RolloutSettings, evaluator: str) -> dict:
     its settings, ``"cube_decision": true`` and its values."""
     return {**settings.key(), "evaluator": evaluator, "cube_decision": True, **result.to_dict()}
 
+
+#: CSV columns that hold the IDs to roll out, in order of preference (``position_id``: the export's)
+ID_COLUMNS = ("id", "position_id")
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    if not os.path.exists(path):
+        raise RolloutError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise RolloutError(f"{path}: is a folder, not a file of IDs")
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            return f.read()
+    except UnicodeDecodeError:
+        raise RolloutError(f"{path}: not a text file of IDs (not UTF-8)") from None
+    except OSError as e:
+        raise RolloutError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+def read_ids(path: str) -> list[tuple[int, str]]:
+    """(line number, ID) from a file of IDs, one a line (blank and ``#`` lines skipped), or a
+    CSV file whose header has an ``id`` or ``position_id`` column (e.g. ``bgtools export``);
+    empty ID cells (games the export could not replay) are skipped."""
+    text = _read_text(path)
+    lines = text.splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")), None)
+    if start is None:
+        return []
+    header = [h.strip().lower() for h in next(csv.reader([lines[start]]))] if "," in lines[start] else []
+    col = next((header.index(c) for c in ID_COLUMNS if c in header), None)
+    if col is None:
+        if header and len(header) > 1 and not any(h.upper().startswith("XGID=") for h in header):
+            raise RolloutError(f"{path}: line {start + 1}: a CSV header needs an 'id' or 'position_id' column")
+        return [(n, ln.strip()) for n, ln in enumerate(lines, start=1)
+                if ln.strip() and not ln.lstrip().startswith("#")]
+    reader = csv.reader(io.StringIO("\n".join(lines[start:])))
+    next(reader)
+    out = []
+    for row in reader:
+        lineno = start + reader.line_num
+        if not row or not any(c.strip() for c in row):
+            continue
+        if col >= len(row):
+            raise RolloutError(f"{path}: line {lineno}: no {header[col]} field")
+        if row[col].strip():
+            out.append((lineno, row[col].strip()))
+    return out
+
+
+@dataclass
+class Batch:
+    """The positions of one ``rollout`` command: labels (the IDs as given) and their jobs.
+
+    ``rolled``: the labels whose ID has dice rolled (a rollout starts before the roll, so
+    those dice are not used)."""
+
+    labels: list[str]
+    jobs: list[Job]
+    rolled: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, ids: Sequence[str] = (), input: Optional[str] = None, jacoby: Optional[bool] = None,
+             beavers: Optional[bool] = None, met: Optional[MatchEquityTable] = None) -> "Batch":
+        """Read ``input`` (a file, '-' = stdin; see :func:`read_ids`) then ``ids``; a bad ID
+        raises :class:`RolloutError` naming its line.  ``jacoby``/``beavers``: the money rules,
+        ``met`` the match equity table (see :meth:`~bgtools.rollouts.settings.Job.make`)."""
+        from bgtools.core.matchstate import parse_any_id
+
+        items: list[tuple[str, str]] = []
+        if input is not None:
+            items += [(f"line {n}: ", t) for n, t in read_ids(input)]
+        items += [("", t) for t in ids]
+        labels, jobs, rolled = [], [], []
+        for where, text in items:
+            try:
+                pos, ms = parse_any_id(text)
+                jobs.append(Job.make(pos, ms, jacoby, beavers, met))
+            except ValueError as e:
+                raise RolloutError(f"{where}{text}: {e}") from None
+            labels.append(text)
+            if ms is not None and tuple(ms.dice) != (0, 0):
+                rolled.append(text)
+        return cls(labels, jobs, rolled)
+
+
+def _pending(labels: list[str], out: OutputFile, settings: RolloutSettings, evaluator: str) -> list[int]:
+    """Indexes of the labels ``out`` does not hold yet (each record there counts once)."""
+    have: dict = {}
+    for k in out.done:
+        have[k] = have.get(k, 0) + 1
+    todo = []
+    for i, lab in enumerate(labels):
+        k = out.key(lab, settings, evaluator)
+        if have.get(k, 0) > 0:
+            have[k] -= 1
+        else:
+            todo.append(i)
+    return todo
+
+
+class BatchRun:
+    """One run of a batch: opens ``output`` (refusing a non-empty file unless ``resume``
+    appends to it or ``force`` overwrites it), works out what is left (``todo``), and
+    :meth:`run` rolls that out, writing each record as soon as its position is done.
+    ``cube``: the cube decision of each position (``rollout --cube-decision``: both cube
+    branches, cubeful) instead of a plain rollout, ``stop`` its stopping rule (until_se,
+    stop_sigma: :func:`~bgtools.rollouts.paired.stop_rule`)."""
+
+    def __init__(self, batch: Batch, settings: RolloutSettings, weights, evaluator: str,
+                 output: Optional[str] = None, resume: bool = False, force: bool = False,
+                 cube: bool = False, stop: tuple[Optional[float], Optional[float]] = (None, None)) -> None:
+        if resume and output is None:
+            raise RolloutError("--resume needs --output")
+        if resume and force:
+            raise RolloutError("--resume and --force do not go together")
+        if resume and output == "-":
+            raise RolloutError("--resume needs a file, not - (standard output)")
+        self.batch, self.weights, self.evaluator, self.cube, self.stop = batch, weights, evaluator, cube, stop
+        self.settings = replace(settings, cubeful=True) if cube else settings
+        self.out: Optional[OutputFile] = None
+        if output is not None:
+            kind, target = check_output(output)
+            if (kind == "atomic" and not resume and not force and os.path.exists(target)
+                    and os.path.getsize(target) > 0):
+                raise RolloutError(f"{output}: exists and is not empty; --resume adds to it, --force overwrites it")
+            self.out = OutputFile(output, resume, cube)
+        self.todo = list(range(len(batch.jobs)))
+        if self.out is not None and self.out.done:
+            self.todo = _pending(batch.labels, self.out, self.settings, evaluator)
+
+    def run(self, jobs: int = 1, dask=None,
+            on_chunk: Optional[Callable[[int, int], None]] = None) -> Iterator[tuple[str, Any, dict]]:
+        """(label, result, record) for each position still to do, in input order: the result
+        a :class:`~bgtools.rollouts.settings.RolloutResult`, or with ``cube`` a
+        :class:`~bgtools.rollouts.cuberollout.CubeRollout`.  On an error the output keeps
+        the records written so far (a new file without any is not left behind)."""
+        ok = False
+        try:
+            for label, res, rec in self._results(jobs, dask, on_chunk):
+                if self.out is not None:
+                    self.out.write(label, rec)
+                yield label, res, rec
+            ok = True
+        finally:
+            if ok:
+                self.close()
+            else:
+                self.abort()
+
+    def _results(self, jobs: int, dask, on_chunk) -> Iterator[tuple[str, Any, dict]]:
+        labels = [self.batch.labels[i] for i in self.todo]
+        positions = [self.batch.jobs[i] for i in self.todo]
+        if self.cube:
+            from bgtools.rollouts.cuberollout import cube_rollout_job
+
+            for label, job in zip(labels, positions):
+                cube = cube_rollout_job(job, self.settings, self.weights, jobs, dask, None, *self.stop)
+                yield label, cube, record_of(cube, self.settings, self.evaluator)
+            return
+        results = rollout_many(positions, self.settings, self.weights, jobs=jobs, dask=dask, on_chunk=on_chunk)
+        for label, res in zip(labels, results):
+            yield label, res, res.record(self.evaluator)
+
+    def close(self) -> None:
+        if self.out is not None:
+            out, self.out = self.out, None
+            out.close()
+
+    def abort(self) -> None:
+        if self.out is not None:
+            out, self.out = self.out, None
+            out.abort()

@@ -172,12 +172,12 @@ class Settled:
 
 
 def settle(label: str, dice: Optional[tuple[int, int]], opts: Options, settings: RolloutSettings, weights=None,
-           workers: int = 1, dask=None, until_se: Optional[float] = None, stop_sigma: Optional[float] = None,
+           jobs: int = 1, dask=None, until_se: Optional[float] = None, stop_sigma: Optional[float] = None,
            start: Optional[PairedSums] = None, on_chunk=None) -> Settled:
     """Roll out the options of a decision on the same dice, up to ``settings.trials`` each
     (fewer when a stopping rule holds), going on from ``start`` when given."""
     rule = stop_rule(until_se, stop_sigma)
-    full, total = run_paired(opts.jobs, settings, opts.out, np.array(opts.scale), weights, workers, dask, start,
+    full, total = run_paired(opts.jobs, settings, opts.out, np.array(opts.scale), weights, jobs, dask, start,
                              rule, on_chunk)
     return Settled(label, dice, opts, total, full, replace(settings, trials=max(1, total.n)))
 
@@ -198,7 +198,7 @@ def settings_of_record(rec: dict, trials: int, met=None) -> RolloutSettings:
     return s
 
 
-def extend_record(rec: dict, more: int, evaluator: str, weights=None, workers: int = 1, dask=None, met=None,
+def extend_record(rec: dict, more: int, evaluator: str, weights=None, jobs: int = 1, dask=None, met=None,
                   until_se: Optional[float] = None, stop_sigma: Optional[float] = None) -> dict:
     """The record ``rec`` (a candidate set or a cube decision, as ``rollout -o`` writes them)
     rolled out ``more`` trials further: the same record as one rollout of the total length."""
@@ -218,7 +218,7 @@ def extend_record(rec: dict, more: int, evaluator: str, weights=None, workers: i
         from bgtools.rollouts.cuberollout import cube_rollout_job
 
         root = _root_job(label, settings)
-        cube = cube_rollout_job(root, settings, weights, workers, dask, start=rec["sums"], until_se=until_se,
+        cube = cube_rollout_job(root, settings, weights, jobs, dask, start=rec["sums"], until_se=until_se,
                                 stop_sigma=stop_sigma)
         return {"id": label, **record_of(cube, settings, evaluator)}
     if rec.get("kind") != KIND:
@@ -231,7 +231,7 @@ def extend_record(rec: dict, more: int, evaluator: str, weights=None, workers: i
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise RolloutError(f"damaged candidate record ({e})") from None
     start = PairedSums.from_json(rec["sums"], np.array(opts.scale))
-    res = settle(label, dice, opts, settings, weights, workers, dask, until_se, stop_sigma, start)
+    res = settle(label, dice, opts, settings, weights, jobs, dask, until_se, stop_sigma, start)
     return res.record(evaluator)
 
 
@@ -247,12 +247,12 @@ def _root_job(label: str, settings: RolloutSettings) -> Job:
 
 
 def settle_id(text: str, dice: Optional[tuple[int, int]], count: Optional[int], settings: RolloutSettings,
-              weights=None, evaluator=None, workers: int = 1, dask=None, until_se: Optional[float] = None,
+              weights=None, evaluator=None, jobs: int = 1, dask=None, until_se: Optional[float] = None,
               stop_sigma: Optional[float] = None) -> Settled:
     """:func:`play_options` of the ID ``text`` (ranked by ``evaluator``, at the rollout's
     checker-play ply), then :func:`settle` them."""
     _, dice, opts = play_options(text, dice, count, settings, evaluator, settings.ply)
-    return settle(text, dice, opts, settings, weights, workers, dask, until_se, stop_sigma)
+    return settle(text, dice, opts, settings, weights, jobs, dask, until_se, stop_sigma)
 
 
 def read_records(source: str) -> list[tuple[int, dict]]:
@@ -282,7 +282,7 @@ def read_records(source: str) -> list[tuple[int, dict]]:
     return out
 
 
-def extend_file(source: str, target: str, more: int, evaluator: str, weights=None, workers: int = 1, dask=None,
+def extend_file(source: str, target: str, more: int, evaluator: str, weights=None, jobs: int = 1, dask=None,
                 met=None, until_se: Optional[float] = None, stop_sigma: Optional[float] = None) -> list[dict]:
     """Every record of ``source`` rolled out ``more`` trials further (:func:`extend_record`),
     written to ``target`` as one output (atomically; ``-`` = stdout; it may be ``source``)."""
@@ -293,7 +293,7 @@ def extend_file(source: str, target: str, more: int, evaluator: str, weights=Non
     done = []
     for n, rec in read_records(source):
         try:
-            done.append(extend_record(rec, more, evaluator, weights, workers, dask, met, until_se, stop_sigma))
+            done.append(extend_record(rec, more, evaluator, weights, jobs, dask, met, until_se, stop_sigma))
         except RolloutError as e:
             raise RolloutError(f"{source}: line {n}: {e}") from None
     atomic_write(target, "".join(jsonout.dumps(r) + "\n" for r in done))

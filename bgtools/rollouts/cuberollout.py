@@ -65,13 +65,13 @@ def _available(job: Job) -> bool:
 
 
 def cube_rollout(position: Position, state=None, settings: Optional[RolloutSettings] = None, weights=None,
-                 workers: int = 1, dask=None) -> CubeRollout:
+                 jobs: int = 1, dask=None) -> CubeRollout:
     """Roll out both cube branches of ``position`` (player on roll before his roll)."""
     s = settings or RolloutSettings()
-    return cube_rollout_job(Job.make(position, state, s.jacoby, s.beavers, s.table), s, weights, workers, dask)
+    return cube_rollout_job(Job.make(position, state, s.jacoby, s.beavers, s.table), s, weights, jobs, dask)
 
 
-def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, weights=None, workers: int = 1,
+def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, weights=None, jobs: int = 1,
                      dask=None, start: Optional[dict] = None, until_se: Optional[float] = None,
                      stop_sigma: Optional[float] = None) -> CubeRollout:
     """:func:`cube_rollout` of a prepared :class:`~bgtools.rollouts.settings.Job`, going on
@@ -82,24 +82,24 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
     available = _available(nd_job)
     if available:
         nd_job = replace(nd_job, first_cube=False)  # the branch fixes the first cube action
-        jobs = [nd_job, replace(nd_job, cube=2 * nd_job.cube, owner=1)]
+        branches = [nd_job, replace(nd_job, cube=2 * nd_job.cube, owner=1)]
     else:
-        jobs = [nd_job]
+        branches = [nd_job]
     # the values compared: money points per current cube (the double/take branch's are per
     # doubled cube), or match winning chances
-    scale = np.array([1.0, 2.0][:len(jobs)] if nd_job.money else [1.0] * len(jobs))
+    scale = np.array([1.0, 2.0][:len(branches)] if nd_job.money else [1.0] * len(branches))
     first = None if start is None else PairedSums.from_json(start, scale)
-    full, total = run_paired(jobs, settings, 7, scale, weights, workers, dask, first, stop_rule(until_se, stop_sigma))
+    full, total = run_paired(branches, settings, 7, scale, weights, jobs, dask, first, stop_rule(until_se, stop_sigma))
     state = full.to_json()
     done = replace(settings, trials=total.n)
-    res = [RolloutResult.from_partial(total.partial(j), done, job) for j, job in enumerate(jobs)]
+    res = [RolloutResult.from_partial(total.partial(j), done, job) for j, job in enumerate(branches)]
     if not available:
         nd = res[0]
         assert nd.cubeful_equity is not None and nd.cubeful_equity_se is not None
         return CubeRollout(NOT_AVAILABLE, nd.cubeful_equity, nd.cubeful_equity_se, None, None, None, nd.trials,
                            sums=state)
     nd, dt = res
-    nd_job = jobs[0]
+    nd_job = branches[0]
     if nd.cubeful_equity is None or dt.cubeful_equity is None:
         raise RolloutError("a cubeful rollout gave no cubeful value")
     assert nd.cubeful_equity_se is not None and dt.cubeful_equity_se is not None

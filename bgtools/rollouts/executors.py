@@ -152,9 +152,9 @@ class _Inline:
 
 
 class _Pool:
-    """A local process pool (spawned workers, each given the weights once)."""
+    """A local pool of ``jobs`` processes (spawned, each given the weights once)."""
 
-    def __init__(self, weights, workers: int) -> None:
+    def __init__(self, weights, jobs: int) -> None:
         import concurrent.futures as cf
         import multiprocessing as mp
 
@@ -162,7 +162,7 @@ class _Pool:
         from bgtools.base.workers import pool_options
 
         # workers end when this process dies, even by kill -9
-        self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+        self.pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
                                            **pool_options(_init_worker, weights))
 
     def submit(self, job, settings, chunks):
@@ -183,15 +183,12 @@ class _Dask:
     """An existing dask.distributed cluster; the weights are scattered to every worker once."""
 
     def __init__(self, weights, address) -> None:
+        from bgtools.base.parallel import dask_client
+
+        self.client, self.own = dask_client(address)  # the client every --dask command gets
         import distributed
 
         self._d = distributed
-        self.own = False
-        if isinstance(address, distributed.Client):
-            self.client = address
-        else:
-            self.client = distributed.Client(address)
-            self.own = True
         self.ac = None
         self.weights = self.client.scatter(weights, broadcast=True)
         self.client.run(warm_up, weights)  # each worker compiles or loads the kernels once
@@ -227,13 +224,13 @@ def weights_or_default(weights):
     return net.weights
 
 
-def make_executor(weights, workers: int = 1, dask=None):
+def make_executor(weights, jobs: int = 1, dask=None):
     """(executor, how many tasks to keep in flight): the Dask cluster at ``dask`` (an
-    address or a ``distributed.Client``), a local pool of ``workers`` processes, or this
+    address or a ``distributed.Client``), a local pool of ``jobs`` processes, or this
     process."""
     if dask is not None:
         ex = _Dask(weights, dask)
         return ex, 4 * max(1, len(ex.client.nthreads()))
-    if workers > 1:
-        return _Pool(weights, workers), 3 * workers
+    if jobs > 1:
+        return _Pool(weights, jobs), 3 * jobs
     return _Inline(weights), 1

@@ -10,7 +10,7 @@ keeps for each job the sums and sums of squares of every output, added trial by 
 trial order (the kernel's own order, so they equal a plain rollout's chunk sums bit for
 bit), and for each pair of jobs the sum of the squared differences of one output.  Chunks
 merge in chunk order, never averaged; stopping rules are checked at chunk boundaries only,
-so neither the results nor where a rollout stops depend on the workers.
+so neither the results nor where a rollout stops depend on the number of processes.
 """
 
 from __future__ import annotations
@@ -137,33 +137,33 @@ def stop_rule(until_se: Optional[float], stop_sigma: Optional[float]) -> Optiona
     return stop
 
 
-def run_paired(jobs: Sequence[Job], settings: RolloutSettings, out: int, scale: np.ndarray, weights=None,
-               workers: int = 1, dask=None, start: Optional[PairedSums] = None,
+def run_paired(positions: Sequence[Job], settings: RolloutSettings, out: int, scale: np.ndarray, weights=None,
+               jobs: int = 1, dask=None, start: Optional[PairedSums] = None,
                stop: Optional[Callable[[PairedSums], bool]] = None,
                on_chunk: Optional[Callable[[int, int], None]] = None) -> tuple[PairedSums, PairedSums]:
-    """Roll out ``jobs`` on the same dice up to ``settings.trials`` trials each, continuing
+    """Roll out ``positions`` on the same dice up to ``settings.trials`` trials each, continuing
     after ``start`` (the sums of the first ``start.n`` trials, a whole number of chunks);
     ``scale``: each job's value per unit of output ``out``; ``stop(sums so far)``, asked at
     each chunk boundary, ends it early.  Returns (the sums of the whole chunks, the sums of
-    every trial): the first is where a longer rollout of the same jobs would go on from."""
-    full = start if start is not None else PairedSums.empty(len(jobs), out, scale)
-    if full.jobs != len(jobs) or full.out != out or full.n % CHUNK or not np.array_equal(full.scale, scale):
+    every trial): the first is where a longer rollout of the same positions would go on from."""
+    full = start if start is not None else PairedSums.empty(len(positions), out, scale)
+    if full.jobs != len(positions) or full.out != out or full.n % CHUNK or not np.array_equal(full.scale, scale):
         raise RolloutError("the stored rollout sums do not fit these jobs")
     total = full
     chunk = full.n // CHUNK
-    stage = STAGE_CHUNKS if stop is None else max(1, workers)
+    stage = STAGE_CHUNKS if stop is None else max(1, jobs)
     while chunk < settings.n_chunks:  # the rule is first asked after a chunk of this run
         last = min(settings.n_chunks, chunk + stage)
         first_trial = chunk * CHUNK
         units = [(t, 1) for t in range(first_trial, min(settings.trials, last * CHUNK))]
-        values = np.zeros((len(jobs), len(units), N_OUTPUTS))
-        plies = np.zeros((len(jobs), len(units)), np.int64)
+        values = np.zeros((len(positions), len(units), N_OUTPUTS))
+        plies = np.zeros((len(positions), len(units)), np.int64)
 
         def keep(j: int, u: int, part: Partial) -> None:
             values[j, u] = part.sums
             plies[j, u] = part.plies
 
-        for _ in rollout_many(jobs, settings, weights, workers, dask, on_chunk, units=units, on_part=keep):
+        for _ in rollout_many(positions, settings, weights, jobs, dask, on_chunk, units=units, on_part=keep):
             pass
         for c in range(chunk, last):
             lo, hi = c * CHUNK - first_trial, min(settings.trials, (c + 1) * CHUNK) - first_trial

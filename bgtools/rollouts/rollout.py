@@ -6,7 +6,7 @@ A rollout is cut into chunks of :data:`~bgtools.rollouts.settings.CHUNK` trials
 (:mod:`bgtools.rollouts.dice`), wherever an executor runs it
 (:mod:`bgtools.rollouts.executors`; a task holds as many consecutive chunks of a job as
 take about :data:`TASK_SECONDS`); the chunks' sums are merged in chunk order, so the
-results are the same for any number of workers and any grouping.
+results are the same for any number of worker processes (``jobs``) and any grouping.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from bgtools.rollouts.settings import Job, Partial, RolloutResult, RolloutSettin
 __all__ = ["rollout", "rollout_many", "RolloutSettings", "RolloutResult"]
 
 
-def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, workers: int = 1,
+def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=None, jobs: int = 1,
                  dask=None, on_chunk: Optional[Callable[[int, int], None]] = None,
                  units: Optional[Sequence[tuple[int, int]]] = None,
                  on_part: Optional[Callable[[int, int, Partial], None]] = None) -> Iterator[RolloutResult]:
-    """Roll out each job; yield the results in the jobs' order as soon as each is complete.
+    """Roll out each of ``positions`` (:class:`~bgtools.rollouts.settings.Job`: a position
+    with its cube and score); yield the results in their order as soon as each is complete.
 
-    ``workers`` > 1 uses a local process pool; ``dask`` (a scheduler address or a
+    ``jobs`` > 1 uses a local pool of that many processes; ``dask`` (a scheduler address or a
     ``distributed.Client``) sends the work to that cluster.  ``on_chunk(job index, trials)``
     is called for every finished chunk (progress reporting), those of a task together when
     the task is done.  ``units``: the (first trial, count) units of work, in merge order
@@ -35,11 +36,11 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
     jobs, :mod:`bgtools.rollouts.candidates`).
     """
     weights = weights_or_default(weights)
-    jobs = list(jobs)
-    ex, window = make_executor(weights, workers, dask)
+    todo = list(positions)
+    ex, window = make_executor(weights, jobs, dask)
     n_chunks = settings.n_chunks if units is None else len(units)  # units are made as they are submitted
     unit = settings.chunk if units is None else units.__getitem__
-    left = len(jobs) * n_chunks  # chunks not yet submitted
+    left = len(todo) * n_chunks  # chunks not yet submitted
     job, chunk = 0, 0  # the next of them
     group = 1
     merged: dict[int, tuple[int, Partial]] = {}  # job -> (chunks merged in order, their sum)
@@ -48,13 +49,13 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
     pending: dict = {}
     next_out = 0
     try:
-        while next_out < len(jobs):
+        while next_out < len(todo):
             while left > 0 and len(pending) < window and backlog < MAX_BACKLOG:
                 # a task: ``group`` consecutive chunks of one job, never so many that some
                 # of the window's places would stay empty for want of chunks
                 take = min(group, max(1, left // window), n_chunks - chunk)
                 task = [unit(i) for i in range(chunk, chunk + take)]
-                pending[ex.submit(jobs[job], settings, task)] = (job, chunk, take)
+                pending[ex.submit(todo[job], settings, task)] = (job, chunk, take)
                 left -= take
                 chunk += take
                 if chunk == n_chunks:
@@ -78,10 +79,10 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
                     backlog -= 1
                 merged[j] = (k, total)
                 group = _group_size(take, seconds)
-            while next_out < len(jobs) and merged.get(next_out, (0, None))[0] == n_chunks:
+            while next_out < len(todo) and merged.get(next_out, (0, None))[0] == n_chunks:
                 total = merged.pop(next_out)[1]
                 early.pop(next_out, None)
-                yield RolloutResult.from_partial(total, settings, jobs[next_out])
+                yield RolloutResult.from_partial(total, settings, todo[next_out])
                 next_out += 1
     finally:
         ex.close()
@@ -106,7 +107,7 @@ def _group_size(took: int, seconds: float) -> int:
 
 
 def rollout(position: Position, state=None, settings: RolloutSettings | None = None, weights=None,
-            workers: int = 1, dask=None) -> RolloutResult:
+            jobs: int = 1, dask=None) -> RolloutResult:
     """Roll out one position (player on roll before his roll); see :class:`RolloutSettings`.
 
     ``state`` is a :class:`~bgtools.core.matchstate.MatchState` (None: money, cube 1 centred);
@@ -114,4 +115,4 @@ def rollout(position: Position, state=None, settings: RolloutSettings | None = N
     """
     settings = settings or RolloutSettings()
     job = Job.make(position, state, settings.jacoby, settings.beavers, settings.table)
-    return next(rollout_many([job], settings, weights, workers, dask))
+    return next(rollout_many([job], settings, weights, jobs, dask))
