@@ -25,7 +25,7 @@ __all__ = [
     "DecisionKind", "ErrorClass", "LuckClass",
     "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
     "MatchAnalysis", "error_class", "luck_class", "ERROR_THRESHOLDS", "LUCK_THRESHOLDS", "RATINGS", "PHASES",
-    "rating",
+    "rating", "LEVELS",
 ]
 
 #: (class, normalised equity lost above which it applies), worst first (gnubg 1.07 defaults)
@@ -36,6 +36,8 @@ LUCK_THRESHOLDS = (0.6, 0.3)
 RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
            (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"), (math.inf, "Awful!"))
 PHASES = ("over", "bearoff", "race", "crashed", "contact")
+#: the analysis levels (``annotate --level``; their tiers are in :mod:`bgtools.analysis.levels`)
+LEVELS = ("fast", "strong", "deep", "rollout")
 
 
 def error_class(loss: float) -> ErrorClass:
@@ -88,8 +90,18 @@ class AnalysisSettings:
     #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
     #: (:mod:`bgtools.engine.prune`); False: the full net values every reply
     prune: bool = True
+    #: a named tier plan (:data:`LEVELS`, :mod:`bgtools.analysis.levels`); None: every decision at ``ply``
+    level: Optional[str] = None
+    #: the rollout tier's trials per candidate (and per cube branch)
+    rollout_trials: int = 216
+    #: the rollout tier's truncation in half-moves (0: games played to the end)
+    rollout_truncate: int = 7
 
     def __post_init__(self) -> None:
+        if self.level is not None and self.level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {self.level!r}")
+        if self.rollout_trials < 2:
+            raise ValueError(f"rollout trials must be at least 2, not {self.rollout_trials}")
         if not 0 <= self.ply <= 3:
             raise ValueError(f"ply must be 0 to 3, not {self.ply}")
         if not 0 <= self.luck_ply <= 2:
@@ -107,6 +119,13 @@ class Candidate:
     mwc: Optional[float]
     ply: int
     steps: tuple = ()  #: the play's checker steps (mover's numbering)
+    se: Optional[float] = None  #: standard error of ``equity`` (a rollout), None for an evaluation
+    trials: int = 0  #: rollout trials behind ``equity`` (0: an evaluation at ``ply``)
+
+    @property
+    def method(self) -> str:
+        """What valued the play: ``"N-ply"`` or ``"rollout"``."""
+        return "rollout" if self.trials else f"{self.ply}-ply"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +141,14 @@ class CubeAnalysis:
     response: str  #: "take", "pass" or (money with beavers allowed) "beaver"
     mwc: Optional[tuple[float, float, float]] = None
     ply: int = 0
+    #: standard errors of (nd, dt) when a rollout valued them (dp is exact)
+    se: Optional[tuple[float, float]] = None
+    trials: int = 0  #: rollout trials (0: an evaluation at ``ply``)
+
+    @property
+    def method(self) -> str:
+        """What valued the decision: ``"N-ply"`` or ``"rollout"``."""
+        return "rollout" if self.trials else f"{self.ply}-ply"
 
     def answer_value(self, answer: str) -> float:
         """The doubler's normalised value of a double answered by ``answer`` ("take",
@@ -169,6 +196,15 @@ class Decision:
     mwc_after: Optional[float] = None  #: player 0's cubeful match winning chance after the action
     steps: tuple = ()  #: checker steps of the play made (mover's numbering)
     file: Optional[dict] = None  #: the match file's own figure (XG, BGBlitz), see analysis.filecompare
+    #: the analysis level's tier that last valued it ("screen", "deep", "rollout"; "" without levels)
+    tier: str = ""
+
+    @property
+    def method(self) -> str:
+        """What valued the decision: ``"N-ply"`` or ``"rollout"`` (the best candidate's, or the cube's)."""
+        if self.kind == "checker":
+            return self.candidates[0].method if self.candidates else ""
+        return self.cube.method if self.cube is not None else ""
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -181,13 +217,19 @@ class Decision:
             "row_key", "game", "move_number", "player", "player_name", "kind", "dice", "played", "best",
             "equity_loss", "mwc_loss", "error_class", "phase", "luck", "luck_class", "position_id", "match_id")}
         d["equity_loss"] = round(self.equity_loss, 6)
+        d["method"] = self.method
+        if self.tier:
+            d["tier"] = self.tier
         if self.kind == "checker":
-            d["candidates"] = [{"move": c.move, "equity": round(c.equity, 6), "ply": c.ply}
+            d["candidates"] = [{"move": c.move, "equity": round(c.equity, 6), "ply": c.ply,
+                                **({"se": round(c.se, 6), "trials": c.trials} if c.se is not None else {})}
                                for c in self.candidates[:5]]
         elif self.cube is not None:
             c = self.cube
             d["cube"] = {"nd": round(c.nd, 6), "dt": round(c.dt, 6), "dp": round(c.dp, 6),
                          "action": c.action, "response": c.response}
+            if c.se is not None:
+                d["cube"].update(nd_se=round(c.se[0], 6), dt_se=round(c.se[1], 6), trials=c.trials)
         if self.file is not None:
             d["file"] = self.file
         return d
@@ -271,6 +313,10 @@ class MatchAnalysis:
     cache_hits: int = 0
     cache_misses: int = 0
     file_comparison: Optional[dict] = None  #: agreement with the file's own analysis (filecompare)
+    #: per player, PR in XG's convention (ours, and XG's rebuilt from the file): analysis.xgpr
+    xg_pr: tuple = ()
+    #: the analysis level (analysis.levels): its name, tiers, decisions each re-valued, seconds
+    level: Optional[dict] = None
 
     @property
     def errors(self) -> list[Decision]:
@@ -284,12 +330,17 @@ class MatchAnalysis:
                 "summary": [p.to_dict() for p in self.players_summary],
                 "games": [asdict(g) for g in self.games],
                 "decisions": [d.to_dict() for d in self.decisions],
-                **({"file_comparison": self.file_comparison} if self.file_comparison else {})}
+                **({"file_comparison": self.file_comparison} if self.file_comparison else {}),
+                **({"xg_pr": list(self.xg_pr)} if self.xg_pr else {}),
+                **({"level": self.level} if self.level else {})}
 
-    def json_lines(self, all_rows: bool = False) -> list[str]:
-        """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``)."""
-        return [json.dumps(d.summary_dict(), ensure_ascii=False) for d in self.decisions
-                if all_rows or (not d.forced and d.counted)]
+    def json_lines(self, all_rows: bool = False, xg_counted: bool = False) -> list[str]:
+        """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``);
+        ``xg_counted``: each line says whether XG's PR convention counts it (analysis.xgpr)."""
+        from bgtools.analysis.xgpr import counted_xg
+
+        return [json.dumps({**d.summary_dict(), **({"xg_counted": counted_xg(d)} if xg_counted else {})},
+                           ensure_ascii=False) for d in self.decisions if all_rows or (not d.forced and d.counted)]
 
     def to_dataframe(self):
         """One row per analysed action keyed by ``row_key`` (joins onto ``bgtools export``):
