@@ -43,6 +43,33 @@ def _print_cube(label: str, r, settings) -> None:
     typer.echo(f"  Proper cube action: {r.action}")
 
 
+def _print_settled(r, evaluator: str) -> None:
+    s = r.settings
+    what = "cubeful equity" if s.cubeful else "cubeless equity"
+    d = f"{r.dice[0]}{r.dice[1]}" if r.dice else ""
+    typer.echo(f"{r.label}  {d}: {len(r.options.labels)} plays on the same dice, {r.trials} trials each, "
+               f"{s.ply}-ply, seed {s.seed}{', VR' if s.variance_reduction else ''}"
+               f"{f', truncated at {s.truncate}' if s.truncate else ''}  ({evaluator}; {what})")
+    v, se, dse = r.values(), r.ses(), r.diff_ses()
+    best = r.best
+    width = max(len(m) for m in r.options.labels)
+    for k, j in enumerate(r.ranking(), start=1):
+        diff = "" if j == best else f"  {v[j] - v[best]:+.4f} ±{dse[j]:.4f}"
+        typer.echo(f"  {k:2d}. {r.options.labels[j]:<{width}}  {v[j]:+.4f} ±{se[j]:.4f}{diff}")
+
+
+def _candidates(text: Optional[str]) -> Optional[int]:
+    """``--candidates``: a number of plays, or ``all`` (None)."""
+    if text is None or text.strip().lower() == "all":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise fail(f"--candidates {text}: give a number of plays or 'all'") from None
+    check_range("--candidates", n, 1, 10_000)
+    return n
+
+
 def _progress(total_games: int, positions: int):
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -105,6 +132,24 @@ def rollout(
                                                     "default: on.")] = None,
     no_prune: Annotated[bool, typer.Option("--no-prune", help="The net values every play of every roll (slower), "
                                            "not only the few the pruning net ranks first.")] = False,
+    candidates: Annotated[Optional[str], typer.Option("--candidates", metavar="N|all",
+                                                      help="Settle a checker play: roll out the evaluator's best N "
+                                                      "plays of --dice (or all) on the same dice, each with its "
+                                                      "difference from the best and that difference's standard "
+                                                      "error.")] = None,
+    dice: Annotated[Optional[str], typer.Option("--dice", metavar="DICE", help="The roll of --candidates, e.g. 31 "
+                                                "(default: the ID's dice).")] = None,
+    until_se: Annotated[Optional[float], typer.Option("--until-se", metavar="X", help="With --candidates or "
+                                                      "--cube-decision: stop once every option's standard error of "
+                                                      "its difference from the best is below X (--trials at "
+                                                      "most; checked every 144 trials).")] = None,
+    stop_sigma: Annotated[Optional[float], typer.Option("--stop-sigma", metavar="K", help="With --candidates or "
+                                                        "--cube-decision: stop once the best leads every other "
+                                                        "option by K standard errors of the difference.")] = None,
+    extend: Annotated[Optional[int], typer.Option("--extend", metavar="K", help="Add K trials to the records of "
+                                                  "candidates or cube decisions in --input (default: --output), "
+                                                  "written to --output (default: in place): the same numbers as "
+                                                  "one rollout of the total length.")] = None,
 ) -> None:
     """Roll out positions: probabilities, cubeless/cubeful equity and match winning chances, with standard errors."""
     from bgtools.base.fileio import OutputError
@@ -113,6 +158,22 @@ def rollout(
     from bgtools.rollouts.settings import MAX_TRIALS, MAX_TRUNCATE
     from bgtools.rollouts.jobs import Batch, BatchRun
 
+    if (until_se is not None or stop_sigma is not None) and candidates is None and not cube_decision and extend is None:
+        raise fail("--until-se and --stop-sigma go with --candidates, --cube-decision or --extend")
+    if candidates is not None and cube_decision:
+        raise fail("--candidates settles a checker play, --cube-decision the cube: give one")
+    if dice is not None and candidates is None:
+        raise fail("--dice goes with --candidates N (or all)")
+    for name, value in (("--until-se", until_se), ("--stop-sigma", stop_sigma)):
+        if value is not None and not value > 0:
+            raise fail(f"{name} {value}: give a positive number")
+    if extend is not None and (ids or candidates is not None or cube_decision or resume):
+        raise fail("--extend takes the records of --input or --output, not IDs, --candidates, --cube-decision "
+                   "or --resume")
+    if candidates is not None and resume:
+        raise fail("--resume goes with batches, not --candidates (--extend lengthens a record)")
+    if extend is not None:
+        return _extend(extend, input, output, weights, jobs or workers, dask, until_se, stop_sigma)
     if not ids and input is None:
         raise fail("give IDs, or --input FILE")
     if resume and output is None:
@@ -134,9 +195,13 @@ def rollout(
         settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
                                    variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers,
                                    pruning=not no_prune)  # with the match equity table of --met
-        batch = Batch.load(ids or [], input, jacoby, beavers, settings.table)
         net = load_weights(weights)
-        run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force, cube=cube_decision)
+        if candidates is not None:
+            return _settle(ids or [], input, candidates, dice, settings, net, weights, output, force, as_json,
+                           n or os.cpu_count() or 1, dask, until_se, stop_sigma)
+        batch = Batch.load(ids or [], input, jacoby, beavers, settings.table)
+        run = BatchRun(batch, settings, net, evaluator_name(net), output, resume, force, cube=cube_decision,
+                       stop=(until_se, stop_sigma))
     except (RolloutError, WeightsFileError, OutputError) as e:
         raise fail(str(e))
     for label in batch.rolled:
@@ -162,3 +227,77 @@ def rollout(
         raise fail(str(e))
     except OSError as e:
         raise fail(f"{dask or 'rollout'}: {e}")
+
+
+def _settle(ids: List[str], input: Optional[str], candidates: Optional[str], dice: Optional[str], settings, net,
+            weights_path: Optional[str], output: Optional[str], force: bool, as_json: bool, workers: int,
+            dask: Optional[str], until_se: Optional[float], stop_sigma: Optional[float]) -> None:
+    """``rollout --candidates``: each ID's plays settled by rollout, printed or written to ``output``."""
+    from bgtools.base.fileio import OutputError, atomic_write, check_output
+    from bgtools.cli.common import parse_dice
+    from bgtools.engine.networks import evaluator_name
+    from bgtools.engine.nn import NeuralEvaluator
+    from bgtools.rollouts import RolloutError
+    from bgtools.rollouts.candidates import settle_id
+
+    if input is not None:
+        raise fail("--candidates takes IDs on the command line, not --input")
+    if not ids:
+        raise fail("--candidates: give an ID")
+    count = _candidates(candidates)
+    try:
+        roll = None if dice is None else parse_dice(dice)
+    except ValueError as e:
+        raise fail(f"--dice: {e}")
+    if output is not None:
+        if output.lower().endswith(".csv"):
+            raise fail("--candidates writes JSON lines, not CSV")
+        try:
+            kind, target = check_output(output)
+        except OutputError as e:
+            raise fail(str(e))
+        if kind == "atomic" and not force and os.path.exists(target) and os.path.getsize(target) > 0:
+            raise fail(f"{output}: exists and is not empty; --force overwrites it, --extend adds trials to it")
+    evaluator = evaluator_name(net)
+    ranker = None if weights_path is None else NeuralEvaluator(net)
+    records = []
+    try:
+        for text in ids:
+            r = settle_id(text, roll, count, settings, net, ranker, workers, dask, until_se, stop_sigma)
+            records.append(r.record(evaluator))
+            if output is None and as_json:
+                typer.echo(jsonout.dumps(records[-1]))
+            elif output is None:
+                _print_settled(r, evaluator)
+        if output is not None:
+            atomic_write(output, "".join(jsonout.dumps(rec) + "\n" for rec in records))
+    except (RolloutError, OutputError) as e:
+        raise fail(str(e))
+    except OSError as e:
+        raise fail(f"{dask or 'rollout'}: {e}")
+
+
+def _extend(more: int, input: Optional[str], output: Optional[str], weights: Optional[str], workers: Optional[int],
+            dask: Optional[str], until_se: Optional[float], stop_sigma: Optional[float]) -> None:
+    """``rollout --extend K``: the records of ``input`` (or ``output``) K trials longer, into ``output``."""
+    from bgtools.base.fileio import OutputError
+    from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
+    from bgtools.rollouts import RolloutError
+    from bgtools.rollouts.candidates import extend_file
+    from bgtools.rollouts.settings import MAX_TRIALS
+
+    check_range("--extend", more, 1, MAX_TRIALS)
+    source = input if input is not None else output
+    if source is None:
+        raise fail("--extend needs the records: --output FILE (extended in place) or --input FILE")
+    try:
+        net = load_weights(weights)
+        done = extend_file(source, output if output is not None else source, more, evaluator_name(net), net,
+                           workers or os.cpu_count() or 1, dask, None, until_se, stop_sigma)
+    except (RolloutError, WeightsFileError, OutputError) as e:
+        raise fail(str(e))
+    except OSError as e:
+        raise fail(f"{dask or 'rollout'}: {e}")
+    if output != "-":
+        trials = ", ".join(sorted({str(r.get("trials")) for r in done}))
+        note(f"{output or source}: {len(done)} record{'s' if len(done) != 1 else ''}, now {trials} trials")

@@ -5,8 +5,11 @@ roll does not double on this turn; both sides double and take by the cube rules 
 as in a plain cubeful rollout, where the player on roll may also double at once);
 the *double/take* branch with the cube doubled and owned by the opponent.  Both branches use
 the same dice (the same seed and trial numbers), so their difference is measured far more
-precisely than either value.  Double/pass is the cube's worth, exactly.  Values are per unit
-of the current cube (match play: gnubg's normalised equity, the match winning chances beside).
+precisely than either value: they run as a pair (:func:`~bgtools.rollouts.paired.run_paired`,
+each branch's sums bit for bit those of its plain rollout), which gives the standard error of
+the difference (``diff_se``) and the exact sums (``sums``) that
+:func:`~bgtools.rollouts.candidates.extend_record` goes on from.  Double/pass is the cube's
+worth, exactly.  Values are per unit of the current cube (match play: gnubg's normalised equity, the match winning chances beside).
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
+import numpy as np
+
 from bgtools.core.position import Position
 from bgtools.engine.cubeaction import NOT_AVAILABLE, proper_action
 from bgtools.engine.met import CubeStake
-from bgtools.rollouts.rollout import rollout_many
-from bgtools.rollouts.settings import Job, RolloutError, RolloutSettings
+from bgtools.rollouts.paired import PairedSums, run_paired, stop_rule
+from bgtools.rollouts.settings import Job, RolloutError, RolloutResult, RolloutSettings
 
 __all__ = ["CubeRollout", "cube_rollout", "cube_rollout_job"]
 
@@ -35,6 +40,10 @@ class CubeRollout:
     double_pass: Optional[float]
     trials: int
     mwc: Optional[tuple[float, float, float]] = None
+    #: the standard error of double/take minus no double (the same dice in both)
+    diff_se: Optional[float] = None
+    #: the exact sums of the whole chunks (:meth:`~bgtools.rollouts.paired.PairedSums.to_json`)
+    sums: Optional[dict] = None
 
     def to_dict(self) -> dict:
         d = {"action": self.action, "no_double": self.no_double, "no_double_se": self.no_double_se,
@@ -42,6 +51,10 @@ class CubeRollout:
              "double_pass": self.double_pass, "trials": self.trials}
         if self.mwc is not None:
             d["mwc"] = {"no_double": self.mwc[0], "double_take": self.mwc[1], "double_pass": self.mwc[2]}
+        if self.diff_se is not None:
+            d["diff_se"] = self.diff_se
+        if self.sums is not None:
+            d["sums"] = self.sums
         return d
 
 
@@ -59,16 +72,34 @@ def cube_rollout(position: Position, state=None, settings: Optional[RolloutSetti
 
 
 def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, weights=None, workers: int = 1,
-                     dask=None) -> CubeRollout:
-    """:func:`cube_rollout` of a prepared :class:`~bgtools.rollouts.settings.Job`."""
+                     dask=None, start: Optional[dict] = None, until_se: Optional[float] = None,
+                     stop_sigma: Optional[float] = None) -> CubeRollout:
+    """:func:`cube_rollout` of a prepared :class:`~bgtools.rollouts.settings.Job`, going on
+    from the sums ``start`` of an earlier one (its ``sums``) when given; ``until_se`` /
+    ``stop_sigma`` stop it early (:func:`~bgtools.rollouts.paired.stop_rule`, on double/take
+    against no double)."""
     settings = replace(settings or RolloutSettings(), cubeful=True)
-    if not _available(nd_job):
-        res = next(rollout_many([nd_job], settings, weights, workers, dask))
-        assert res.cubeful_equity is not None and res.cubeful_equity_se is not None
-        return CubeRollout(NOT_AVAILABLE, res.cubeful_equity, res.cubeful_equity_se, None, None, None, res.trials)
-    nd_job = replace(nd_job, first_cube=False)  # the branch fixes the first cube action
-    dt_job = replace(nd_job, cube=2 * nd_job.cube, owner=1)
-    nd, dt = rollout_many([nd_job, dt_job], settings, weights, workers, dask)
+    available = _available(nd_job)
+    if available:
+        nd_job = replace(nd_job, first_cube=False)  # the branch fixes the first cube action
+        jobs = [nd_job, replace(nd_job, cube=2 * nd_job.cube, owner=1)]
+    else:
+        jobs = [nd_job]
+    # the values compared: money points per current cube (the double/take branch's are per
+    # doubled cube), or match winning chances
+    scale = np.array([1.0, 2.0][:len(jobs)] if nd_job.money else [1.0] * len(jobs))
+    first = None if start is None else PairedSums.from_json(start, scale)
+    full, total = run_paired(jobs, settings, 7, scale, weights, workers, dask, first, stop_rule(until_se, stop_sigma))
+    state = full.to_json()
+    done = replace(settings, trials=total.n)
+    res = [RolloutResult.from_partial(total.partial(j), done, job) for j, job in enumerate(jobs)]
+    if not available:
+        nd = res[0]
+        assert nd.cubeful_equity is not None and nd.cubeful_equity_se is not None
+        return CubeRollout(NOT_AVAILABLE, nd.cubeful_equity, nd.cubeful_equity_se, None, None, None, nd.trials,
+                           sums=state)
+    nd, dt = res
+    nd_job = jobs[0]
     if nd.cubeful_equity is None or dt.cubeful_equity is None:
         raise RolloutError("a cubeful rollout gave no cubeful value")
     assert nd.cubeful_equity_se is not None and dt.cubeful_equity_se is not None
@@ -79,7 +110,7 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
         v_dt, s_dt = 2.0 * dt.cubeful_equity, 2.0 * dt.cubeful_equity_se  # per cube of the branch -> per current
         action = proper_action(v_nd, v_dt, 1.0, win_gammon=win_gammon, match=False, centred=centred,
                                jacoby=nd_job.jacoby, beavers=nd_job.beavers)
-        return CubeRollout(action, v_nd, s_nd, v_dt, s_dt, 1.0, nd.trials)
+        return CubeRollout(action, v_nd, s_nd, v_dt, s_dt, 1.0, nd.trials, diff_se=total.diff_se(1, 0), sums=state)
     met = settings.table
     am, ao = nd_job.away
     stake = CubeStake.at(met, am, ao, nd_job.cube)
@@ -88,4 +119,4 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
     v_nd, v_dt = float(stake.normalise(nd.mwc_cubeful)), float(stake.normalise(dt.mwc_cubeful))
     action = proper_action(v_nd, v_dt, 1.0, win_gammon=win_gammon, match=True, centred=centred)
     return CubeRollout(action, v_nd, stake.scale * nd.mwc_cubeful_se, v_dt, stake.scale * dt.mwc_cubeful_se, 1.0,
-                       nd.trials, (nd.mwc_cubeful, dt.mwc_cubeful, stake.win))
+                       nd.trials, (nd.mwc_cubeful, dt.mwc_cubeful, stake.win), stake.scale * total.diff_se(1, 0), state)

@@ -130,18 +130,19 @@ class BatchRun:
     appends to it or ``force`` overwrites it), works out what is left (``todo``), and
     :meth:`run` rolls that out, writing each record as soon as its position is done.
     ``cube``: the cube decision of each position (``rollout --cube-decision``: both cube
-    branches, cubeful) instead of a plain rollout."""
+    branches, cubeful) instead of a plain rollout, ``stop`` its stopping rule (until_se,
+    stop_sigma: :func:`~bgtools.rollouts.paired.stop_rule`)."""
 
     def __init__(self, batch: Batch, settings: RolloutSettings, weights, evaluator: str,
                  output: Optional[str] = None, resume: bool = False, force: bool = False,
-                 cube: bool = False) -> None:
+                 cube: bool = False, stop: tuple[Optional[float], Optional[float]] = (None, None)) -> None:
         if resume and output is None:
             raise RolloutError("--resume needs --output")
         if resume and force:
             raise RolloutError("--resume and --force do not go together")
         if resume and output == "-":
             raise RolloutError("--resume needs a file, not - (standard output)")
-        self.batch, self.weights, self.evaluator, self.cube = batch, weights, evaluator, cube
+        self.batch, self.weights, self.evaluator, self.cube, self.stop = batch, weights, evaluator, cube, stop
         self.settings = replace(settings, cubeful=True) if cube else settings
         self.out: Optional[OutputFile] = None
         if output is not None:
@@ -180,7 +181,7 @@ class BatchRun:
             from bgtools.rollouts.cuberollout import cube_rollout_job
 
             for label, job in zip(labels, jobs):
-                cube = cube_rollout_job(job, self.settings, self.weights, workers, dask)
+                cube = cube_rollout_job(job, self.settings, self.weights, workers, dask, None, *self.stop)
                 yield label, cube, record_of(cube, self.settings, self.evaluator)
             return
         results = rollout_many(jobs, self.settings, self.weights, workers=workers, dask=dask, on_chunk=on_chunk)

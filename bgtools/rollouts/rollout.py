@@ -11,7 +11,7 @@ results are the same for any number of workers and any grouping.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from bgtools.core.position import Position
 from bgtools.rollouts.executors import make_executor, weights_or_default
@@ -21,18 +21,24 @@ __all__ = ["rollout", "rollout_many", "RolloutSettings", "RolloutResult"]
 
 
 def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, workers: int = 1,
-                 dask=None, on_chunk: Optional[Callable[[int, int], None]] = None) -> Iterator[RolloutResult]:
+                 dask=None, on_chunk: Optional[Callable[[int, int], None]] = None,
+                 units: Optional[Sequence[tuple[int, int]]] = None,
+                 on_part: Optional[Callable[[int, int, Partial], None]] = None) -> Iterator[RolloutResult]:
     """Roll out each job; yield the results in the jobs' order as soon as each is complete.
 
     ``workers`` > 1 uses a local process pool; ``dask`` (a scheduler address or a
     ``distributed.Client``) sends the work to that cluster.  ``on_chunk(job index, trials)``
     is called for every finished chunk (progress reporting), those of a task together when
-    the task is done.
+    the task is done.  ``units``: the (first trial, count) units of work, in merge order
+    (None: the settings' chunks); ``on_part(job index, unit index, partial)`` is called for
+    each unit's own sums as it is merged, in unit order per job (paired statistics across
+    jobs, :mod:`bgtools.rollouts.candidates`).
     """
     weights = weights_or_default(weights)
     jobs = list(jobs)
     ex, window = make_executor(weights, workers, dask)
-    n_chunks = settings.n_chunks  # chunks are made as they are submitted: memory stays flat
+    n_chunks = settings.n_chunks if units is None else len(units)  # units are made as they are submitted
+    unit = settings.chunk if units is None else units.__getitem__
     left = len(jobs) * n_chunks  # chunks not yet submitted
     job, chunk = 0, 0  # the next of them
     group = 1
@@ -47,7 +53,7 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
                 # a task: ``group`` consecutive chunks of one job, never so many that some
                 # of the window's places would stay empty for want of chunks
                 take = min(group, max(1, left // window), n_chunks - chunk)
-                task = [settings.chunk(i) for i in range(chunk, chunk + take)]
+                task = [unit(i) for i in range(chunk, chunk + take)]
                 pending[ex.submit(jobs[job], settings, task)] = (job, chunk, take)
                 left -= take
                 chunk += take
@@ -64,7 +70,10 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
                 k, total = merged.get(j, (0, Partial.empty()))
                 backlog += len(done)
                 while k in held:  # merged in chunk order, never averaged
-                    total = total.merge(held.pop(k))
+                    part = held.pop(k)
+                    if on_part is not None:
+                        on_part(j, k, part)
+                    total = total.merge(part)
                     k += 1
                     backlog -= 1
                 merged[j] = (k, total)
