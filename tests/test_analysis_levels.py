@@ -119,6 +119,13 @@ def test_candidates_share_the_dice(match, rolled):
     alone = next(rollout_many([job], rs))
     assert -alone.cubeful_equity == pytest.approx(c.equity, abs=1e-12)
     assert alone.cubeful_equity_se == pytest.approx(c.se, abs=1e-12)
+    # the differences from the best, measured trial by trial on the same dice: the best's is 0, and
+    # the others' are below what independent dice would give (sqrt of the sum of the two variances)
+    rolled_out = [c for c in d.candidates if c.trials]
+    best = rolled_out[0]
+    assert best.diff_se == 0.0
+    assert all(0.0 < c.diff_se for c in rolled_out[1:])
+    assert any(c.diff_se < (c.se ** 2 + best.se ** 2) ** 0.5 for c in rolled_out[1:])
 
 
 def test_annotate_level_options(tmp_path):

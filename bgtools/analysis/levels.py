@@ -14,13 +14,14 @@ A level (``annotate --level``, :data:`~bgtools.analysis.records.LEVELS`) is a pl
               ``settings.rollout_truncate`` half-moves, ``settings.rollout_trials`` trials
 ============  =========================================================================
 
-Rollouts use the rollout engine (:func:`bgtools.rollouts.rollout_many`): the candidates of
-a checker play (those within :data:`ROLLOUT_MARGIN` of the best, at most
-:data:`ROLLOUT_CANDIDATES`, and the play made) are rolled out together with one seed, so
-every candidate sees the same dice (common dice: their differences are measured far more
-precisely than each value); a cube decision by :func:`bgtools.rollouts.cuberollout.cube_rollout_job`
-(both branches on the same dice).  Each rolled-out value keeps its standard error
-(``Candidate.se``, ``CubeAnalysis.se``) and its trials.
+Rollouts use the rollout engine: the candidates of a checker play (those within
+:data:`ROLLOUT_MARGIN` of the best, at most :data:`ROLLOUT_CANDIDATES`, and the play made)
+are rolled out together on the same dice by :func:`bgtools.rollouts.candidates.settle`
+(common dice: each candidate's difference from the best has its own standard error, from
+the per-trial differences, far smaller than each value's); a cube decision by
+:func:`bgtools.rollouts.cuberollout.cube_rollout_job` (both branches on the same dice).  Each
+rolled-out value keeps its standard error and its trials (``Candidate.se``,
+``Candidate.diff_se``, ``Candidate.trials``, ``CubeAnalysis.se``).
 
 Every decision records what valued it: ``Decision.tier`` (``"screen"``, ``"deep"``,
 ``"rollout"``) and ``Decision.method`` (``"2-ply"``, ``"3-ply"``, ``"rollout"``), and
@@ -180,7 +181,9 @@ def _rollout_settings(settings: AnalysisSettings):
 def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -> int:
     from bgtools.core.matchstate import MatchState
     from bgtools.core.position import Position
-    from bgtools.rollouts import Job, rollout_many
+    from bgtools.model.resolve import apply_steps
+    from bgtools.rollouts import Job
+    from bgtools.rollouts.candidates import options_of, settle
     from bgtools.rollouts.cuberollout import cube_rollout_job
 
     rs = _rollout_settings(settings)
@@ -192,25 +195,22 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -
 
     def checker(d: Decision):
         pos = Position.from_id(d.position_id)
-        job = job_of(d)
         best = d.candidates[0].equity
         pick = [i for i, c in enumerate(d.candidates[:ROLLOUT_CANDIDATES]) if c.equity >= best - ROLLOUT_MARGIN]
         if d.played_index is not None and d.played_index not in pick:
             pick.append(d.played_index)
         if len(pick) < 2:
             return None
-        from bgtools.model.resolve import apply_steps
-
-        # the position after each candidate, the opponent on roll: the mover's job seen from him
-        opp = {-1: -1, 0: 1, 1: 0}[job.owner]
-        jobs = [replace(job, board=apply_steps(pos, d.candidates[i].steps)[0].to_array().astype(job.board.dtype),
-                        away=(job.away[1], job.away[0]), owner=opp) for i in pick]
-        res = list(rollout_many(jobs, rs, weights))  # one seed: every candidate on the same dice
+        # the position after each candidate (the opponent on roll), all on the same dice
+        ids = [apply_steps(pos, d.candidates[i].steps)[0].position_id() for i in pick]
+        opts = options_of(job_of(d), rs, [d.candidates[i].move for i in pick], ids)
+        got = settle(d.position_id, _dice(d), opts, rs, weights)
+        values, ses, dses = got.values(), got.ses(), got.diff_ses()
         new = list(d.candidates)
-        for i, r in zip(pick, res):
-            assert r.cubeful_equity is not None
-            mwc = None if r.mwc_cubeful is None else 1.0 - r.mwc_cubeful
-            new[i] = replace(new[i], equity=-r.cubeful_equity, mwc=mwc, se=r.cubeful_equity_se, trials=r.trials)
+        for k, i in enumerate(pick):
+            mwc = None if opts.jobs[k].money else 1.0 - float(got.total.sums[k, opts.out] / got.total.n)
+            new[i] = replace(new[i], equity=float(values[k]), mwc=mwc, se=float(ses[k]), diff_se=float(dses[k]),
+                             trials=got.trials)
         order = sorted(range(len(new)), key=lambda i: (-new[i].trials, -new[i].equity))
         cands = tuple(new[i] for i in order)
         return cands, order.index(d.played_index if d.played_index is not None else 0)

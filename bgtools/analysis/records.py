@@ -93,7 +93,7 @@ class AnalysisSettings:
     #: a named tier plan (:data:`LEVELS`, :mod:`bgtools.analysis.levels`); None: every decision at ``ply``
     level: Optional[str] = None
     #: the rollout tier's trials per candidate (and per cube branch)
-    rollout_trials: int = 216
+    rollout_trials: int = 432
     #: the rollout tier's truncation in half-moves (0: games played to the end)
     rollout_truncate: int = 7
 
@@ -121,6 +121,8 @@ class Candidate:
     steps: tuple = ()  #: the play's checker steps (mover's numbering)
     se: Optional[float] = None  #: standard error of ``equity`` (a rollout), None for an evaluation
     trials: int = 0  #: rollout trials behind ``equity`` (0: an evaluation at ``ply``)
+    #: standard error of this play's difference from the best rolled-out one (common dice)
+    diff_se: Optional[float] = None
 
     @property
     def method(self) -> str:
@@ -222,7 +224,8 @@ class Decision:
             d["tier"] = self.tier
         if self.kind == "checker":
             d["candidates"] = [{"move": c.move, "equity": round(c.equity, 6), "ply": c.ply,
-                                **({"se": round(c.se, 6), "trials": c.trials} if c.se is not None else {})}
+                                **({"se": round(c.se, 6), "diff_se": round(c.diff_se or 0.0, 6), "trials": c.trials}
+                                   if c.se is not None else {})}
                                for c in self.candidates[:5]]
         elif self.cube is not None:
             c = self.cube

@@ -88,7 +88,7 @@ def annotate(
     ply: Annotated[Optional[int], typer.Option("--ply", help=PLY_HELP + " [default: 2]")] = None,
     level: Annotated[Optional[str], typer.Option("--level", metavar="LEVEL", help=LEVEL_HELP)] = None,
     rollout_trials: Annotated[int, typer.Option("--rollout-trials", metavar="N",
-                                                help="Trials per candidate in the rollout level's rollouts.")] = 216,
+                                                help="Trials per candidate in the rollout level's rollouts.")] = 432,
     pr: Annotated[str, typer.Option("--pr", metavar="CONVENTION", help=PR_HELP)] = "bgtools",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Analyse files in N processes (0 = one per CPU).")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or fill the evaluation cache.")] = False,
