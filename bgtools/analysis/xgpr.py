@@ -20,7 +20,7 @@ player-sides quoted in that reader: a reconstruction, not XG's own number.
 
 >>> cube_action(0.30, 0.50, 1.0), cube_action(0.30, 0.20, 1.0), cube_action(1.2, 1.5, 1.0)
 ('double/take', 'no double', 'too good')
->>> cube_trivial(0.95, 1.3, 1.0), counts_doubling(0.95, 1.3, 1.0, 0.0), counts_answer(1.3, 1.0)
+>>> cube_trivial(0.3, -0.2, 1.0), counts_doubling(0.3, -0.2, 1.0, 0.0), counts_answer(1.3, 1.0)
 (True, False, True)
 """
 
