@@ -92,6 +92,11 @@ def test_rollout_tier_rolls_out_errors_and_close_decisions(match, rolled):
             assert d.equity_loss == pytest.approx(d.candidates[0].equity - d.candidates[d.played_index].equity)
         else:
             assert d.cube.trials == TRIALS and all(s > 0 for s in d.cube.se)
+    # an answer is valued with its double, from the doubler's side
+    cubes = [d for d in rolled.decisions if d.kind == "cube" and d.played != "no double"]
+    assert [d.played for d in cubes] == ["double", "take", "double", "pass"]
+    for double, answer in zip(cubes[::2], cubes[1::2]):
+        assert answer.cube == double.cube and answer.tier == double.tier
     # what the tiers before it did not re-value and did not call an error or close stays as screened
     for d in rolled.decisions:
         if not d.forced and d.tier == "screen":

@@ -127,6 +127,8 @@ def _revalue(decisions: list[Decision], pick, value_checker, value_cube, tier: s
     """Re-value in place the decisions ``pick`` selects; returns how many were re-valued."""
     done = 0
     cubes: dict[tuple, Optional[CubeAnalysis]] = {}
+    # an answer is valued from its double's position (the doubler on roll)
+    doubles = {_cube_key(d): d for d in decisions if d.kind == "cube" and d.played == "double"}
     for i, d in enumerate(decisions):
         if d.forced or not pick(d):
             continue
@@ -138,7 +140,7 @@ def _revalue(decisions: list[Decision], pick, value_checker, value_cube, tier: s
         elif d.kind == "cube" and d.cube is not None:
             key = _cube_key(d)
             if key not in cubes:
-                cubes[key] = value_cube(d)
+                cubes[key] = value_cube(doubles.get(key, d))
             ca = cubes[key]
             if ca is not None:
                 decisions[i] = _cube_decision(d, ca, tier)
