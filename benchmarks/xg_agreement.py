@@ -57,6 +57,8 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bgtools.analysis.xgpr import (counts_doubling, cube_action, cube_cost, pr_of, pr_xg_convention,  # noqa: E402
+                                   xg_file_pr)
 from bgtools.core.position import Position  # noqa: E402
 from bgtools.model.resolve import apply_steps  # noqa: E402
 
@@ -68,44 +70,10 @@ CUBE_ACTIONS = ("no double", "double/take", "double/pass", "too good")
 
 
 # ----------------------------------------------------------------------------- measures
-def cube_action(nd: float, dt: float, dp: float) -> str:
-    """The proper action from no double / double-take / double-pass equities of the doubler."""
-    if min(dt, dp) > nd:
-        return "double/take" if dt <= dp else "double/pass"
-    return "too good" if dt > dp and nd >= dp else "no double"
-
-
+# XG's counting rules and the cube action / cost measures have one home: bgtools.analysis.xgpr
 def cube_value(action: str, nd: float, dt: float, dp: float) -> float:
     """The doubler's value of ``action`` (a double answered as ``action`` says)."""
     return {"no double": nd, "too good": nd, "double/take": dt, "double/pass": dp}[action]
-
-
-def cube_cost(action: str, nd: float, dt: float, dp: float) -> float:
-    """What following ``action`` costs by these equities: the doubler's loss (doubling or not,
-    the answer being the proper one) plus the taker's (a wrong take or pass)."""
-    best = max(nd, min(dt, dp))
-    doubles = action.startswith("double")
-    doubler = best - (min(dt, dp) if doubles else nd)
-    taker = 0.0
-    if doubles:
-        answer = dt if action == "double/take" else dp
-        taker = answer - min(dt, dp)
-    return max(0.0, doubler) + max(0.0, taker)
-
-
-def cube_trivial(nd: float, dt: float, dp: float) -> bool:
-    """gvformat's trivial doubling decision (XG leaves it out of the PR when nothing is lost)."""
-    return (abs(nd - min(dt, dp)) < 0.001 or nd - dt > 0.2 or nd - dp > 0.2 or (nd < -0.9 and dt < -0.9))
-
-
-def counts_doubling(nd: float, dt: float, dp: float, loss: float) -> bool:
-    """Does XG count a no double before a roll (or a double) in its PR?"""
-    return not (cube_trivial(nd, dt, dp) and loss < 0.001)
-
-
-def counts_answer(dt: float, dp: float) -> bool:
-    """Does XG count a take or pass in its PR?"""
-    return abs(dt - dp) >= 0.001
 
 
 def gap_bucket(gap: float) -> str:
@@ -184,71 +152,14 @@ def cube_rows(match, analysis) -> list[dict]:
     return rows
 
 
-def xg_pr(match) -> list[tuple[float, int]]:
-    """(total loss, decisions counted) per player: XG's PR rebuilt from the file (module notes)."""
-    from bgtools.model.game import Beaver, Double, Drop, Roll, Take
-
-    out = [[0.0, 0], [0.0, 0]]
-    for g in match.games:
-        for a in g.actions:
-            an = getattr(a, "analysis", None)
-            if an is None:
-                continue
-            p = a.player
-            if isinstance(a, (Roll, Double)) and an.no_double is not None and an.cube_error is not None \
-                    and an.double_take is not None and an.double_pass is not None:
-                if counts_doubling(an.no_double, an.double_take, an.double_pass, an.cube_error):
-                    out[p][0] += an.cube_error
-                    out[p][1] += 1
-            if isinstance(a, Roll) and an.error is not None and len(an.candidates) >= 2:
-                eqs = [c.equity for c in an.candidates]
-                if max(eqs) - min(eqs) >= 1e-4:
-                    loss = max(0.0, eqs[0] - eqs[an.played]) if an.played >= 0 else an.error
-                    out[p][0] += loss
-                    out[p][1] += 1
-            if isinstance(a, (Take, Drop, Beaver)) and an.take_error is not None \
-                    and an.double_take is not None and an.double_pass is not None:
-                if counts_answer(an.double_take, an.double_pass):
-                    out[p][0] += an.take_error
-                    out[p][1] += 1
-    return [(float(t), int(n)) for t, n in out]
-
-
-def our_pr_xg_convention(analysis) -> list[tuple[float, int]]:
-    """(total loss, decisions counted) per player: bgtools' own losses under XG's counting rules."""
-    out = [[0.0, 0], [0.0, 0]]
-    for d in analysis.decisions:
-        if d.forced:
-            continue
-        p = d.player
-        if d.kind == "checker":
-            eqs = [c.equity for c in d.candidates]
-            if len(eqs) >= 2 and max(eqs) - min(eqs) >= 1e-4:
-                out[p][0] += d.equity_loss
-                out[p][1] += 1
-        elif d.cube is not None:
-            c = d.cube
-            ok = counts_doubling(c.nd, c.dt, c.dp, d.equity_loss) if d.played in ("no double", "double") \
-                else counts_answer(c.dt, c.dp)
-            if ok:
-                out[p][0] += d.equity_loss
-                out[p][1] += 1
-    return [(float(t), int(n)) for t, n in out]
-
-
-def pr(total_n: tuple[float, int]) -> Optional[float]:
-    t, n = total_n
-    return 500.0 * t / n if n else None
-
-
 def file_result(match, analysis) -> dict:
     """Every row and PR figure of one analysed file (plain data: it crosses processes)."""
     ours: list[Optional[float]] = [p.pr if (p.unforced_moves + p.cube_decisions) else None
                                    for p in analysis.players_summary] or [None, None]
     players = []
-    for p, (x, o) in enumerate(zip(xg_pr(match), our_pr_xg_convention(analysis))):
-        players.append({"player": p, "name": analysis.players[p], "xg_pr": pr(x), "xg_counted": x[1],
-                        "our_pr_xg_rules": pr(o), "our_counted": o[1], "our_pr": ours[p]})
+    for p, (x, o) in enumerate(zip(xg_file_pr(match), pr_xg_convention(analysis))):
+        players.append({"player": p, "name": analysis.players[p], "xg_pr": pr_of(x), "xg_counted": x[1],
+                        "our_pr_xg_rules": pr_of(o), "our_counted": o[1], "our_pr": ours[p]})
     return {"file": analysis.source, "length": match.length, "checker": checker_rows(match, analysis),
             "cube": cube_rows(match, analysis), "players": players}
 

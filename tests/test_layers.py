@@ -27,7 +27,7 @@ ALLOWED: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "engine": ("base", "core"),
     "training": ("base", "core", "engine"),
     "rollouts": ("base", "core", "engine"),
-    "analysis": ("base", "core", "model", "formats", "engine"),
+    "analysis": ("base", "core", "model", "formats", "engine", "rollouts"),
     "export": ("base", "core", "model", "formats"),
     "library": ("base", "core", "model", "formats", "engine", "analysis", "export"),
     "cli": ("base", "core", "model", "formats", "engine", "training", "rollouts", "analysis", "export", "library"),

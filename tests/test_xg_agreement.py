@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from bgtools.analysis import xgpr
 from bgtools.analysis.records import AnalysisSettings, Candidate, CubeAnalysis, Decision, MatchAnalysis
 from bgtools.core.position import Position
 from bgtools.model.fileanalysis import Candidate as XGCandidate
@@ -89,22 +90,22 @@ def _hand_made():
 
 
 def test_cube_actions_costs_and_xgs_counting_rules():
-    assert xa.cube_action(0.5, 0.7, 1.0) == "double/take"
-    assert xa.cube_action(0.5, 1.2, 1.0) == "double/pass"
-    assert xa.cube_action(1.1, 1.4, 1.0) == "too good"
-    assert xa.cube_action(0.5, 0.4, 1.0) == "no double"
+    assert xgpr.cube_action(0.5, 0.7, 1.0) == "double/take"
+    assert xgpr.cube_action(0.5, 1.2, 1.0) == "double/pass"
+    assert xgpr.cube_action(1.1, 1.4, 1.0) == "too good"
+    assert xgpr.cube_action(0.5, 0.4, 1.0) == "no double"
     # XG's cost of an action by XG's equities: the doubler's loss plus the taker's
-    assert xa.cube_cost("double/take", 0.6, 0.4, 1.0) == pytest.approx(0.2)
-    assert xa.cube_cost("no double", 0.5, 0.7, 1.0) == pytest.approx(0.2)
-    assert xa.cube_cost("double/take", 0.5, 1.2, 1.0) == pytest.approx(0.2)  # a wrong take: 1.2 - 1.0
-    assert xa.cube_cost("double/pass", 0.5, 0.7, 1.0) == pytest.approx(0.3)  # a wrong pass
-    assert xa.cube_cost("too good", 1.1, 1.4, 1.0) == 0.0
-    assert not xa.counts_doubling(0.5, 0.5005, 1.0, 0.0)  # ND within 0.001 of doubling, nothing lost
-    assert xa.counts_doubling(0.5, 0.5005, 1.0, 0.002)  # the same, but a loss counts
-    assert not xa.counts_doubling(0.2, -0.3, 1.0, 0.0)  # far from doubling
-    assert not xa.counts_doubling(-0.95, -0.99, 1.0, 0.0)  # hopeless
-    assert xa.counts_doubling(0.5, 0.45, 1.0, 0.0)
-    assert xa.counts_answer(0.9, 1.0) and not xa.counts_answer(0.9995, 1.0)
+    assert xgpr.cube_cost("double/take", 0.6, 0.4, 1.0) == pytest.approx(0.2)
+    assert xgpr.cube_cost("no double", 0.5, 0.7, 1.0) == pytest.approx(0.2)
+    assert xgpr.cube_cost("double/take", 0.5, 1.2, 1.0) == pytest.approx(0.2)  # a wrong take: 1.2 - 1.0
+    assert xgpr.cube_cost("double/pass", 0.5, 0.7, 1.0) == pytest.approx(0.3)  # a wrong pass
+    assert xgpr.cube_cost("too good", 1.1, 1.4, 1.0) == 0.0
+    assert not xgpr.counts_doubling(0.5, 0.5005, 1.0, 0.0)  # ND within 0.001 of doubling, nothing lost
+    assert xgpr.counts_doubling(0.5, 0.5005, 1.0, 0.002)  # the same, but a loss counts
+    assert not xgpr.counts_doubling(0.2, -0.3, 1.0, 0.0)  # far from doubling
+    assert not xgpr.counts_doubling(-0.95, -0.99, 1.0, 0.0)  # hopeless
+    assert xgpr.counts_doubling(0.5, 0.45, 1.0, 0.0)
+    assert xgpr.counts_answer(0.9, 1.0) and not xgpr.counts_answer(0.9995, 1.0)
     assert [xa.gap_bucket(g) for g in (0.0, 0.005, 0.03, 0.05, 1.0)] == ["< 0.005", "0.005-0.02", "0.02-0.05",
                                                                           ">= 0.05", ">= 0.05"]
 
@@ -143,11 +144,11 @@ def test_xgs_pr_rebuilt_from_the_file_and_ours_in_its_convention():
     # player 0: the 31 (0 lost), the second 31 (XG's stored error 0.08: its play is not listed), the
     # double (0.10); player 1: the 42 (0.03 by XG's list), the no double (0.10), the take (0)
     # and not the last 42 (XG's candidates within 1e-4)
-    (t0, n0), (t1, n1) = xa.xg_pr(match)
+    (t0, n0), (t1, n1) = xgpr.xg_file_pr(match)
     assert (n0, n1) == (3, 3)
     assert t0 == pytest.approx(0.18) and t1 == pytest.approx(0.13)
-    assert xa.pr((t0, n0)) == pytest.approx(500 * 0.18 / 3)
-    (o0, m0), (o1, m1) = xa.our_pr_xg_convention(analysis)
+    assert xgpr.pr_of((t0, n0)) == pytest.approx(500 * 0.18 / 3)
+    (o0, m0), (o1, m1) = xgpr.pr_xg_convention(analysis)
     assert (m0, m1) == (3, 3)  # player 1's last 42 spans 5e-5: left out; his no double (ND-DT 0.05) counts
     assert o0 == pytest.approx(0.05) and o1 == 0.0
     lines = xa.report([{"file": "m.xg", "length": 7, "checker": xa.checker_rows(match, analysis),

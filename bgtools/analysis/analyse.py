@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from bgtools.engine.evaluation import Evaluator
     from bgtools.model.match import Match
 
-__all__ = ["analyse_match", "AnalysisSettings", "MatchAnalysis", "Decision"]
+__all__ = ["analyse_match", "AnalysisSettings", "MatchAnalysis", "Decision", "DecisionValuer", "resummarise"]
 
 
 # ----------------------------------------------------------------------------- the analyser
@@ -128,6 +128,8 @@ class _Analyser:
         self.ev_name = evaluator_setting(self.ev)
         self._memo: dict[tuple[int, bytes], np.ndarray] = {}
         self._search: Optional[Any] = None  # the cube lookahead, made when first needed
+        self.cube_max_ply = CUBE_MAX_PLY  # the deepest cube lookahead (analysis.levels goes one deeper)
+        self.lookahead_window = LOOKAHEAD_WINDOW
 
     # -- evaluation with the cache --------------------------------------------------
     def eval_boards(self, boards: np.ndarray, ply: int) -> np.ndarray:
@@ -206,8 +208,8 @@ class _Analyser:
         ply = self.s.ply
         if self.s.cube_lookahead and ply >= 2:
             n = [self.to_norm(v, c) for v in (nd, dt, dp)]
-            if min(abs(n[0] - min(n[1], n[2])), abs(n[0] - n[2]), abs(n[1] - n[2])) < LOOKAHEAD_WINDOW:
-                ply = min(ply, CUBE_MAX_PLY)
+            if min(abs(n[0] - min(n[1], n[2])), abs(n[0] - n[2]), abs(n[1] - n[2])) < self.lookahead_window:
+                ply = min(ply, self.cube_max_ply)
                 nd, dt = self.lookahead(board, c, ply)
                 # the action as cube_values names it
                 code = cube.DOUBLE if min(dt, dp) > nd else (cube.TOO_GOOD if nd >= dp and dt > dp
@@ -308,6 +310,27 @@ class _Analyser:
                                 None if raw is None else float(raw[i]), int(depth[i]),
                                 tuple(plays[i].steps)) for i in shown)
         return cands, shown.index(played), len(plays)
+
+
+class DecisionValuer:
+    """Values one decision as :func:`analyse_match` does, at ``settings.ply`` (used by
+    :mod:`bgtools.analysis.levels` to re-value the close ones deeper).  ``cube_ply``: the
+    cube lookahead's depth, applied to every cube decision asked for (None: as the analysis)."""
+
+    def __init__(self, settings: AnalysisSettings, evaluator: Optional[Evaluator] = None, cache=None,
+                 cube_ply: Optional[int] = None) -> None:
+        self._an = _Analyser(evaluator, settings, cache)
+        if cube_ply is not None:
+            self._an.cube_max_ply = cube_ply
+            self._an.lookahead_window = float("inf")
+
+    def checker(self, position, dice, play, state) -> tuple[tuple[Candidate, ...], int, int]:
+        """(candidates best first, the played one's index, legal plays) of ``play`` with ``dice``."""
+        return self._an.checker(position, dice, play, _Ctx(state, True))
+
+    def cube(self, position, state) -> Optional[CubeAnalysis]:
+        """The cube decision of the player on roll (None when he cannot double)."""
+        return self._an.cube_analysis(position, _Ctx(state, True))
 
 
 def _phase(position) -> str:
@@ -462,6 +485,20 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
 
     return attach_file_figures(match, MatchAnalysis(label, names, match.length, tuple(decisions), summaries,
                                                     tuple(games), s, an.ev_name, tuple(skipped), hits, misses))
+
+
+def resummarise(match: Match, analysis: MatchAnalysis, decisions: Sequence[Decision]) -> MatchAnalysis:
+    """``analysis`` with ``decisions`` (the same ones re-valued) and its per-player and per-game
+    totals made again from them (file figures are left to the caller)."""
+    from bgtools.engine.met import load_met
+
+    met = load_met()
+    length_ok = match.length <= met.length
+    summaries = tuple(_summary(match, p, analysis.players[p], decisions, met, length_ok) for p in (0, 1))
+    games = tuple(replace(g, loss=tuple(sum(d.equity_loss for d in decisions if d.game == g.game and d.player == p
+                                            and d.counted and not d.forced) for p in (0, 1)))
+                  for g in analysis.games)
+    return replace(analysis, decisions=tuple(decisions), players_summary=summaries, games=games)
 
 
 def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, length_ok: bool) -> PlayerSummary:

@@ -9,11 +9,12 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Sequence
 
-from bgtools.analysis.analyse import analyse_match
+from bgtools.analysis.levels import analyse_level
 from bgtools.analysis.filecompare import comparison_lines
 from bgtools.analysis.records import AnalysisSettings, MatchAnalysis
 from bgtools.analysis.report import html_report
 from bgtools.analysis.sgfout import annotated_match
+from bgtools.analysis.xgpr import attach_xg_pr
 from bgtools.base.fileio import atomic_path, atomic_write
 from bgtools.formats.matchjson import to_json_dict
 from bgtools.formats.read import MATCH_SUFFIXES, read_file
@@ -44,6 +45,9 @@ class FileResult:
     final_score: tuple[int, int] = (0, 0)
     #: the warnings about the file (``file:line: game: message``), as ``check`` prints them
     warnings: tuple[str, ...] = ()
+    #: per player, PR in XG's convention (and XG's own, rebuilt from the file): analysis.xgpr
+    xg_pr: tuple[dict, ...] = ()
+    level: Optional[dict] = None  #: the analysis level's tiers (analysis.levels)
 
 
 def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
@@ -92,11 +96,12 @@ class AnnotateTask(NamedTuple):
     use_cache: bool = True
     want_lines: bool = False  #: return the JSON lines
     all_rows: bool = False  #: JSON lines for every decision, not only the errors
+    pr: str = "bgtools"  #: "xg": JSON lines say whether XG's PR convention counts each decision
 
 
 def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     """Analyse one file and write its outputs; problems are returned, never raised."""
-    path, outputs, settings, use_cache, want_lines, all_rows = AnnotateTask(*task)
+    path, outputs, settings, use_cache, want_lines, all_rows, pr = AnnotateTask(*task)
     try:  # read as every command reads it (the same verdict, the same warnings)
         r = read_file(Path(path), name=path, keep_steps=True)
     except (OSError, UnicodeDecodeError, ValueError) as e:
@@ -107,18 +112,19 @@ def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     m = r.match
     problems = [str(e) for e in m.errors]
     try:
-        a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
+        a = analyse_level(m, settings, cache="default" if use_cache else None, label=path)
     except ValueError as e:
         return FileResult(path, problems=(_located(path, e),), warnings=warned)
+    a = attach_xg_pr(m, a)
     bad = [n for n in a.skipped_games if m.games[n - 1].errors]  # (the others start from an edited
     if bad:  # board: the reading's warning says so)
         problems.append(f"{path}: games {', '.join(map(str, bad))} not analysed (the errors above)")
     written = write_outputs(m, a, outputs) if outputs else []
-    lines = tuple(a.json_lines(all_rows)) if want_lines else ()
+    lines = tuple(a.json_lines(all_rows, xg_counted=pr == "xg")) if want_lines else ()
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
                       tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games),
                       tuple(comparison_lines(a)), (m.players[0], m.players[1]), m.length,
-                      (m.final_score[0], m.final_score[1]), warned)
+                      (m.final_score[0], m.final_score[1]), warned, a.xg_pr, a.level)
 
 
 def _located(path: str, e: Exception) -> str:

@@ -29,7 +29,7 @@ __all__ = [
     "DecisionKind", "ErrorClass", "LuckClass",
     "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
     "MatchAnalysis", "error_class", "luck_class", "ERROR_THRESHOLDS", "ERRORS", "LUCK_THRESHOLDS", "RATINGS", "PHASES",
-    "rating",
+    "rating", "LEVELS",
 ]
 
 #: luck thresholds (gnubg defaults): above +0.6 very lucky, +0.3 lucky; below -0.3 / -0.6
@@ -39,6 +39,8 @@ RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (
            (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"), (math.inf, "Awful!"))
 #: a position's phase: the label of its :class:`~bgtools.core.position.PositionClass`, indexed by it
 PHASES = tuple(c.label for c in PositionClass)
+#: the analysis levels (``annotate --level``; their tiers are in :mod:`bgtools.analysis.levels`)
+LEVELS = ("fast", "strong", "deep", "rollout")
 
 
 def error_class(loss: float) -> ErrorClass:
@@ -90,6 +92,12 @@ class AnalysisSettings:
     #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
     #: (:mod:`bgtools.engine.prune`); False: the full net values every reply
     prune: bool = True
+    #: a named tier plan (:data:`LEVELS`, :mod:`bgtools.analysis.levels`); None: every decision at ``ply``
+    level: Optional[str] = None
+    #: the rollout tier's trials per candidate (and per cube branch)
+    rollout_trials: int = 432
+    #: the rollout tier's truncation in half-moves (0: games played to the end)
+    rollout_truncate: int = 7
     #: the match equity table of match play (None: the shipped one); not in :meth:`to_dict`
     met: Optional["MatchEquityTable"] = field(default=None, repr=False)
 
@@ -98,6 +106,10 @@ class AnalysisSettings:
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "met"}
 
     def __post_init__(self) -> None:
+        if self.level is not None and self.level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {self.level!r}")
+        if self.rollout_trials < 2:
+            raise ValueError(f"rollout trials must be at least 2, not {self.rollout_trials}")
         if not 0 <= self.ply <= 3:
             raise ValueError(f"ply must be 0 to 3, not {self.ply}")
         if not 0 <= self.luck_ply <= 2:
@@ -115,6 +127,15 @@ class Candidate:
     mwc: Optional[float]
     ply: int
     steps: tuple = ()  #: the play's checker steps (mover's numbering)
+    se: Optional[float] = None  #: standard error of ``equity`` (a rollout), None for an evaluation
+    trials: int = 0  #: rollout trials behind ``equity`` (0: an evaluation at ``ply``)
+    #: standard error of this play's difference from the best rolled-out one (common dice)
+    diff_se: Optional[float] = None
+
+    @property
+    def method(self) -> str:
+        """What valued the play: ``"N-ply"`` or ``"rollout"``."""
+        return "rollout" if self.trials else f"{self.ply}-ply"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +151,14 @@ class CubeAnalysis:
     response: str  #: "take", "pass" or (money with beavers allowed) "beaver"
     mwc: Optional[tuple[float, float, float]] = None
     ply: int = 0
+    #: standard errors of (nd, dt) when a rollout valued them (dp is exact)
+    se: Optional[tuple[float, float]] = None
+    trials: int = 0  #: rollout trials (0: an evaluation at ``ply``)
+
+    @property
+    def method(self) -> str:
+        """What valued the decision: ``"N-ply"`` or ``"rollout"``."""
+        return "rollout" if self.trials else f"{self.ply}-ply"
 
     def answer_value(self, answer: str) -> float:
         """The doubler's normalised value of a double answered by ``answer`` ("take",
@@ -177,6 +206,15 @@ class Decision:
     mwc_after: Optional[float] = None  #: player 0's cubeful match winning chance after the action
     steps: tuple = ()  #: checker steps of the play made (mover's numbering)
     file: Optional[dict] = None  #: the match file's own figure (XG, BGBlitz), see analysis.filecompare
+    #: the analysis level's tier that last valued it ("screen", "deep", "rollout"; "" without levels)
+    tier: str = ""
+
+    @property
+    def method(self) -> str:
+        """What valued the decision: ``"N-ply"`` or ``"rollout"`` (the best candidate's, or the cube's)."""
+        if self.kind == "checker":
+            return self.candidates[0].method if self.candidates else ""
+        return self.cube.method if self.cube is not None else ""
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -189,13 +227,20 @@ class Decision:
             "row_key", "game", "move_number", "player", "player_name", "kind", "dice", "played", "best",
             "equity_loss", "mwc_loss", "error_class", "phase", "luck", "luck_class", "position_id", "match_id")}
         d["equity_loss"] = round(self.equity_loss, 6)
+        d["method"] = self.method
+        if self.tier:
+            d["tier"] = self.tier
         if self.kind == "checker":
-            d["candidates"] = [{"move": c.move, "equity": round(c.equity, 6), "ply": c.ply}
+            d["candidates"] = [{"move": c.move, "equity": round(c.equity, 6), "ply": c.ply,
+                                **({"se": round(c.se, 6), "diff_se": round(c.diff_se or 0.0, 6), "trials": c.trials}
+                                   if c.se is not None else {})}
                                for c in self.candidates[:5]]
         elif self.cube is not None:
             c = self.cube
             d["cube"] = {"nd": round(c.nd, 6), "dt": round(c.dt, 6), "dp": round(c.dp, 6),
                          "action": c.action, "response": c.response}
+            if c.se is not None:
+                d["cube"].update(nd_se=round(c.se[0], 6), dt_se=round(c.se[1], 6), trials=c.trials)
         if self.file is not None:
             d["file"] = self.file
         return d
@@ -279,6 +324,10 @@ class MatchAnalysis:
     cache_hits: int = 0
     cache_misses: int = 0
     file_comparison: Optional[dict] = None  #: agreement with the file's own analysis (filecompare)
+    #: per player, PR in XG's convention (ours, and XG's rebuilt from the file): analysis.xgpr
+    xg_pr: tuple = ()
+    #: the analysis level (analysis.levels): its name, tiers, decisions each re-valued, seconds
+    level: Optional[dict] = None
 
     @property
     def errors(self) -> list[Decision]:
@@ -292,12 +341,17 @@ class MatchAnalysis:
                 "summary": [p.to_dict() for p in self.players_summary],
                 "games": [asdict(g) for g in self.games],
                 "decisions": [d.to_dict() for d in self.decisions],
-                **({"file_comparison": self.file_comparison} if self.file_comparison else {})}
+                **({"file_comparison": self.file_comparison} if self.file_comparison else {}),
+                **({"xg_pr": list(self.xg_pr)} if self.xg_pr else {}),
+                **({"level": self.level} if self.level else {})}
 
-    def json_lines(self, all_rows: bool = False) -> list[str]:
-        """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``)."""
-        return [json.dumps(d.summary_dict(), ensure_ascii=False) for d in self.decisions
-                if all_rows or (not d.forced and d.counted)]
+    def json_lines(self, all_rows: bool = False, xg_counted: bool = False) -> list[str]:
+        """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``);
+        ``xg_counted``: each line says whether XG's PR convention counts it (analysis.xgpr)."""
+        from bgtools.analysis.xgpr import counted_xg
+
+        return [json.dumps({**d.summary_dict(), **({"xg_counted": counted_xg(d)} if xg_counted else {})},
+                           ensure_ascii=False) for d in self.decisions if all_rows or (not d.forced and d.counted)]
 
     def to_dataframe(self):
         """One row per analysed action keyed by ``row_key`` (joins onto ``bgtools export``):

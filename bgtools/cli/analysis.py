@@ -15,6 +15,10 @@ from bgtools.cli.common import (EXIT_ERRORS, EXIT_USAGE, check_ply, chosen_met, 
 from bgtools.cli.matches import match_files
 
 PLY_HELP = "Search depth 0-3 for checker plays (2 = gnubg's default analysis; 3 is slow)."
+LEVEL_HELP = ("A tier plan instead of one --ply: fast (0 ply), strong (2 ply, the default), deep (3 ply for close "
+              "decisions), rollout (deep, then errors and close decisions rolled out); docs/analysis.md.")
+PR_HELP = ("PR convention shown first: bgtools (every unforced decision) or xg (obvious decisions left out as "
+           "eXtreme Gammon does; XG's own PR rebuilt from an analysed .xg file beside it).")
 #: cube decisions are analysed through the match equity table, which covers this many points
 MET_POINTS = 25
 
@@ -25,8 +29,9 @@ def problem_text(message: str, path: str) -> str:
     return message[len(path) + 2:] if message.startswith(double) else message
 
 
-def summary_lines(res) -> list[str]:
-    """The text summary of one analysed file: result, then a line per player with units."""
+def summary_lines(res, pr: str = "bgtools") -> list[str]:
+    """The text summary of one analysed file: result, then a line per player with units (``pr``:
+    "xg" adds each player's PR in XG's convention)."""
     out = []
     if res.summary:
         p0, p1 = (n or f"player {i}" for i, n in enumerate(res.players))
@@ -48,6 +53,20 @@ def summary_lines(res) -> list[str]:
             f"{1000 * s['cube_error_rate']:.1f}; overall error rate {1000 * s['error_rate']:.1f} "
             f"({s['rating']}), PR {s['pr']:.1f}; luck {s['luck']:+.3f}; checker errors "
             f"{ce['doubtful']}/{ce['bad']}/{ce['very bad']} (doubtful/bad/very bad)")
+    if pr == "xg":
+        for x in res.xg_pr:
+            ours = "-" if x["pr"] is None else f"{x['pr']:.1f}"
+            line = f"{res.path}: {x['name']}: PR in XG's convention {ours} ({x['counted']} decisions counted)"
+            if "file_pr" in x:
+                line += f"; XG's own PR rebuilt from the file {x['file_pr']:.1f} ({x['file_counted']} counted)"
+            out.append(line)
+    lv = res.level
+    if lv:
+        tiers = ", ".join(f"{k} {lv['revalued'][k]} ({100 * lv['share'][k]:.0f}%, {lv['cpu_seconds'][k]:.0f} CPU s)"
+                          for k in lv["revalued"])
+        roll = (f"; rollouts of {lv['rollout_trials']} trials truncated at {lv['rollout_truncate']} half-moves"
+                if "rollout_trials" in lv else "")
+        out.append(f"{res.path}: level {lv['name']}: {lv['decisions']} decisions; re-valued per tier: {tiers}{roll}")
     out.extend(f"{res.path}: {line}" for line in res.comparison)
     if res.summary:
         out.append(f"{res.path}: error rates are mean normalised equity lost per decision x1000 (as gnubg's "
@@ -67,7 +86,11 @@ def annotate(
     formats: Annotated[str, typer.Option("--format", "-f", metavar="FORMATS",
                                          help="With --out-dir or -o, comma-separated: json (match + analysis), "
                                          "jsonl, csv, parquet, sgf (gnubg properties), html.")] = "json",
-    ply: Annotated[int, typer.Option("--ply", help=PLY_HELP)] = 2,
+    ply: Annotated[Optional[int], typer.Option("--ply", help=PLY_HELP + " [default: 2]")] = None,
+    level: Annotated[Optional[str], typer.Option("--level", metavar="LEVEL", help=LEVEL_HELP)] = None,
+    rollout_trials: Annotated[int, typer.Option("--rollout-trials", metavar="N",
+                                                help="Trials per candidate in the rollout level's rollouts.")] = 432,
+    pr: Annotated[str, typer.Option("--pr", metavar="CONVENTION", help=PR_HELP)] = "bgtools",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Analyse files in N processes (0 = one per CPU).")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or fill the evaluation cache.")] = False,
     no_prune: Annotated[bool, typer.Option("--no-prune", help="Value every reply with the full net inside the "
@@ -84,10 +107,19 @@ def annotate(
     2 when a file cannot be read at all.
     """
     from bgtools.analysis.annotate import OUTPUT_FORMATS, annotate_file, output_paths
-    from bgtools.analysis.records import AnalysisSettings
+    from bgtools.analysis.records import LEVELS, AnalysisSettings
+    from bgtools.analysis.xgpr import PR_CONVENTIONS
     from bgtools.base.parallel import ParallelError, ordered_map
 
-    check_ply(ply)
+    if ply is not None and level is not None:
+        raise fail("give --level or --ply, not both")
+    check_ply(2 if ply is None else ply)
+    if level is not None and level not in LEVELS:
+        raise fail(f"--level {level}: use {', '.join(LEVELS)}")
+    if pr not in PR_CONVENTIONS:
+        raise fail(f"--pr {pr}: use {' or '.join(PR_CONVENTIONS)}")
+    if not 2 <= rollout_trials <= 1_000_000:
+        raise fail(f"--rollout-trials {rollout_trials}: use 2 to 1000000")
     fmts = [f.strip().lower() for f in formats.split(",") if f.strip()]
     for f in fmts:
         if f not in OUTPUT_FORMATS:
@@ -121,7 +153,8 @@ def annotate(
             raise fail(f"{outdir}: cannot create the folder: {os_message(e)}")
         if not os.access(outdir, os.W_OK | os.X_OK):
             raise fail(f"{outdir}: cannot write: permission denied")
-    settings = AnalysisSettings(ply=ply, prune=not no_prune, met=chosen_met(ctx))
+    settings = AnalysisSettings(ply=2 if ply is None else ply, prune=not no_prune, level=level,
+                                rollout_trials=rollout_trials, met=chosen_met(ctx))
     tasks: list[tuple] = []
     seen: dict[tuple, int] = {}
     for f in files:
@@ -137,7 +170,7 @@ def annotate(
                 outs = output_paths(f, outdir, fmts, stem=stem)
             else:
                 seen[key] = 1
-        tasks.append((f, outs, settings, not no_cache, json_lines, all_rows))
+        tasks.append((f, outs, settings, not no_cache, json_lines, all_rows, pr))
     progress = rich_progress(len(tasks), "analysing") if sys.stderr.isatty() else None
     written = 0
     status = 0
@@ -155,7 +188,7 @@ def annotate(
             status = EXIT_USAGE if not res.summary else max(status, EXIT_ERRORS)
         written += len(res.written)
         if summary:
-            for line in summary_lines(res):
+            for line in summary_lines(res, pr):
                 typer.echo(line)
 
     try:
