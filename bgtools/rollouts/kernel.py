@@ -36,12 +36,12 @@ from bgtools.base.borrow import borrow, keep_alive
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
-from bgtools.engine.chooser import (cached_probs, cached_static, choose, chooser_buffers_with, keep_plays,
+from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
                                    set_siblings, sibling_probs, swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.met import mwc_after
-from bgtools.engine.nn import game_over_probs
+from bgtools.engine.nn import equity_from_probs, game_over_probs
 from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, new_roll_memo, roll_memo
 from bgtools.rollouts.settings import N_OUTPUTS
 
@@ -125,14 +125,16 @@ def _root_view(pc, side, out) -> None:
 
 
 @nb.njit(cache=True, inline="always")
-def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> int:
-    """0-ply play of the mover ``side`` with the most cubeful value at the score; as
-    :func:`~bgtools.engine.chooser.choose0` otherwise (index, or -1; ``bp`` the outputs)."""
+def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
+    """0-ply play of the mover ``side``: the most cubeful value at the score in a cubeful
+    rollout (``cf``), else as :func:`~bgtools.engine.chooser.choose0` (the same plays and
+    outputs); index into ``buf.mine.boards``, or -1 (``bp`` the outputs).  One function for
+    both, so that the kernel holds one copy of the 0-ply search, not one per kind of play."""
     mb = buf.mine
     n = generate_boards(b, d1, d2, mb)  # only the boards are read
     if n == 0:
         swap_into(b, buf.sw)
-        cached_static(buf.sw, ch, buf, bp)
+        cached_static(buf.sw, ch, buf, bp)  # (the cache holds the full pass: static_value's outputs)
         return -1
     sw = buf.sw
     p = buf.p
@@ -145,13 +147,17 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     set_siblings(buf.opp, ch, buf, k)
     net, bearoff, tables = ch.net, ch.bearoff, ch.tables  # (taken out once: see bgtools.engine.chooser)
     cache, ev, base = buf.cache, buf.ev, buf.base
+    money = stakes.money
     for j in range(k):
         i = top[j]
         swap_into(boards[i], sw)
         sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
-        v = _cf_after(p, sw, side, stakes, aw, cube, owner)
-        if side == 1:
-            v = -v if stakes.money else 1.0 - v
+        if cf:
+            v = _cf_after(p, sw, side, stakes, aw, cube, owner)
+            if side == 1:
+                v = -v if money else 1.0 - v
+        else:
+            v = -equity_from_probs(p)
         if v > best_v:
             best_v = v
             best = i
@@ -160,7 +166,7 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     return best
 
 
-# _play, choose, choose0 and _choose_cubeful are inlined: a call that passes the Chooser and
+# _play and _choose0 are inlined (once: the kernel has one call site of _play): a call that passes the Chooser and
 # its buffers costs about 0.8 us (see the note in bgtools.engine.chooser).  Inlined, they
 # still count a reference to every array of ``ch`` and ``buf`` (some sixty) where they are
 # entered and left, unless those are borrowed views (bgtools.base.borrow), as they are in
@@ -181,9 +187,9 @@ def _choice_tag(d1, d2, side, cube, owner, cf) -> int:
 def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
     """The play of the mover after a miss of the cache of choices: cubeful at 0 ply in
     cubeful rollouts (``cf``), else ``ch``'s choice (index into ``buf.mine.boards`` or -1)."""
-    if cf:
-        return _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner)
-    return choose(b, d1, d2, ch, buf, bp)
+    if cf or ch.ply == 0:
+        return _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+    return choose1(b, d1, d2, ch, buf, bp)
 
 
 @nb.njit(cache=True, inline="always")
@@ -309,28 +315,36 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                         owner = 1 - side
                 # ---- roll and play
                 d1, d2 = roll_memo(seed, trial, t, memo)
-                if vr:
-                    for r in range(21):
+                # the roll's play, or with variance reduction the plays of all 21 rolls (one
+                # call site of _play: each one inlines the whole 0-ply search)
+                i = -1
+                for r in range(21 if vr else 1):
+                    if vr:
                         d1r, d2r = ROLLS[r, 0], ROLLS[r, 1]
-                        code = choice_find(choices, b, _choice_tag(d1r, d2r, side, cube, owner, cf), mb0, bp)
-                        if code >= 0:
-                            i = 0 if code == 1 else -1
-                        else:
-                            i = _play(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
-                            _remember(choices, code, i, mb, b, bp)
-                        vr_has[r] = i >= 0
+                    else:
+                        d1r, d2r = d1, d2
+                    code = choice_find(choices, b, _choice_tag(d1r, d2r, side, cube, owner, cf), mb0, bp)
+                    if code >= 0:
+                        i = 0 if code == 1 else -1
+                    else:
+                        i = _play(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+                        _remember(choices, code, i, mb, b, bp)
+                    if not vr:
+                        break
+                    vr_has[r] = i >= 0
+                    if i >= 0:
+                        for s in range(2):
+                            for q in range(25):
+                                vr_b[r, s, q] = mb[i, s, q]
+                    for k in range(5):
+                        vr_p[r, k] = bp[k]
+                    if cubeful:
                         if i >= 0:
-                            for s in range(2):
-                                for q in range(25):
-                                    vr_b[r, s, q] = mb[i, s, q]
-                        for k in range(5):
-                            vr_p[r, k] = bp[k]
-                        if cubeful:
-                            if i >= 0:
-                                swap_into(mb[i], sw)
-                            else:
-                                swap_into(b, sw)
-                            vr_cf[r] = _cf_after(bp, sw, side, stakes, aw, cube, owner)
+                            swap_into(mb[i], sw)
+                        else:
+                            swap_into(b, sw)
+                        vr_cf[r] = _cf_after(bp, sw, side, stakes, aw, cube, owner)
+                if vr:
                     ra = ROLL_INDEX[d1, d2]
                     # luck of the mover in his own terms: outputs after the roll, opponent's view
                     for k in range(5):
@@ -362,17 +376,10 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                         swap_into(vr_b[ra], b)
                     else:
                         swap_into(b.copy(), b)
+                elif i >= 0:
+                    swap_into(mb[i], b)
                 else:
-                    code = choice_find(choices, b, _choice_tag(d1, d2, side, cube, owner, cf), mb0, bp)
-                    if code >= 0:
-                        i = 0 if code == 1 else -1
-                    else:
-                        i = _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf)
-                        _remember(choices, code, i, mb, b, bp)
-                    if i >= 0:
-                        swap_into(mb[i], b)
-                    else:
-                        swap_into(b.copy(), b)
+                    swap_into(b.copy(), b)
                 side = 1 - side
                 t += 1
                 plies[c] += 1
