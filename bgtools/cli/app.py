@@ -17,8 +17,8 @@ from typer.core import TyperCommand, TyperGroup
 from typing_extensions import Annotated
 
 from bgtools.base.version import __version__
-from bgtools.cli import analysis, engine, matches, positions, rollout, train
-from bgtools.cli.common import fail, one_line_warnings
+from bgtools.cli import analysis, engine, matches, positions, rollout, train, warmup
+from bgtools.cli.common import compile_notice, fail, one_line_warnings
 
 __all__ = ["app", "fail", "main"]
 
@@ -75,6 +75,7 @@ def show_version(value: bool) -> None:
 
 @app.callback()
 def main_options(
+    ctx: typer.Context,
     version: Annotated[Optional[bool], typer.Option("--version", callback=show_version, is_eager=True,
                                                     help="Print the version and exit.")] = None,
     met: Annotated[Optional[str], typer.Option("--met", metavar="NAME|FILE",
@@ -83,6 +84,11 @@ def main_options(
                                                "BGTOOLS_MET environment variable).")] = None,
 ) -> None:
     """bgtools: backgammon positions, moves, match files and analysis."""
+    from bgtools.analysis.warmup import group_of
+
+    group = group_of(ctx.invoked_subcommand or "")
+    if group is not None:  # say so when its kernels compile (the first run after installing)
+        ctx.with_resource(compile_notice(group.name, group.seconds))
     if met is not None:
         import os
 
@@ -99,7 +105,7 @@ def main_options(
 for _name, _fn in (("show", positions.show), ("moves", positions.moves), ("board", positions.board),
                    ("check", matches.check), ("convert", matches.convert), ("export", matches.export),
                    ("eval", engine.eval_cmd), ("hint", engine.hint), ("rollout", rollout.rollout),
-                   ("annotate", analysis.annotate), ("report", analysis.report)):
+                   ("annotate", analysis.annotate), ("report", analysis.report), ("warmup", warmup.warmup)):
     app.command(_name, cls=Command)(_fn)
 engine.bearoff_app.registered_commands[0].cls = Command
 app.add_typer(engine.bearoff_app, name="bearoff", cls=Group)

@@ -142,6 +142,13 @@ def rollout(
         raise fail(str(e))
     for label in batch.rolled:
         note(f"{label}: ignoring the rolled dice: a rollout starts before the roll")
+    if dask is None and (cube_decision or run.todo):  # compile (or load) the kernels first, not under the bar
+        from bgtools.rollouts import warm_up
+
+        try:
+            warm_up(net)
+        except RolloutError as e:
+            raise fail(str(e))
     if cube_decision:
         _cube_decisions(batch, settings, net, n or os.cpu_count() or 1, dask, as_json)
         return

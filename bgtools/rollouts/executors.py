@@ -234,5 +234,8 @@ def make_executor(weights, workers: int = 1, dask=None):
         ex = _Dask(weights, dask)
         return ex, 4 * max(1, len(ex.client.nthreads()))
     if workers > 1:
+        # compile the kernels here, once, before the workers start: they then load them from
+        # Numba's cache (after installing, each worker compiled the same kernels: twice the work)
+        warm_up(weights)
         return _Pool(weights, workers), 3 * workers
     return _Inline(weights), 1

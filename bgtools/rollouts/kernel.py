@@ -36,7 +36,7 @@ from bgtools.base.borrow import borrow, keep_alive
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
-from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
+from bgtools.engine.chooser import (cached_probs, cached_static_call, choose1, chooser_buffers_with, keep_plays,
                                    set_siblings, sibling_probs, swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
@@ -134,7 +134,7 @@ def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
     n = generate_boards(b, d1, d2, mb)  # only the boards are read
     if n == 0:
         swap_into(b, buf.sw)
-        cached_static(buf.sw, ch, buf, bp)  # (the cache holds the full pass: static_value's outputs)
+        cached_static_call(buf.sw, ch, buf, bp)  # (the cache holds the full pass: static_value's outputs)
         return -1
     sw = buf.sw
     p = buf.p
@@ -282,8 +282,11 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                     cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
                     break
                 stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
-                if stop:
+                # the cube action of the player on roll (the root's first turn as ``first_cube`` says)?
+                cube_turn = cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE  # gnubg's largest cube
+                if stop or cube_turn:  # (one call site: it inlines the whole static evaluation)
                     cached_probs(b, net, bearoff, tables, cache, ev, pc)
+                if stop:
                     if cubeful:
                         rel = _rel_owner(owner, side)
                         if money and _bo.in_two_sided(b):
@@ -298,10 +301,9 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                             cf_final = vm if side == 0 else 1.0 - vm
                     _root_view(pc, side, out)
                     break
-                # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
-                if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
+                # ---- cube action
+                if cube_turn:
                     rel = _rel_owner(owner, side)
-                    cached_probs(b, net, bearoff, tables, cache, ev, pc)
                     code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
                                        stakes.jacoby)
                     if code == 1:  # double
