@@ -10,7 +10,7 @@ import sys
 import numba as nb
 
 from bgtools.analysis.warmup import GROUPS, group_of
-from bgtools.base.numbacache import watch_compiles
+from bgtools.base.compiles import watch_compiles
 
 NOTICE = "bgtools: compiling the move generation kernels, once after installing: about"
 
@@ -78,3 +78,16 @@ def test_warmup_help_reads_like_the_other_commands():
     r = CliRunner().invoke(app, ["warmup", "--help"], terminal_width=200)
     assert r.exit_code == 0 and "<int>" not in r.stdout and "GROUP" in r.stdout
     assert all(p.help for p in get_command(app).commands["warmup"].params)
+
+
+def test_a_pool_compiles_the_kernels_in_the_parent_before_its_workers_start(monkeypatch):
+    from bgtools.rollouts import executors
+
+    calls: list = []
+    monkeypatch.setattr(executors, "warm_up", lambda weights, ply=0: calls.append(("warm_up", ply)))
+    monkeypatch.setattr(executors, "_Pool", lambda weights, workers: calls.append(("pool", workers)) or "pool")
+    assert executors.make_executor(None, 2, None, 1) == ("pool", 6)
+    assert calls == [("warm_up", 1), ("pool", 2)]
+    calls.clear()
+    ex, window = executors.make_executor(None, 1)
+    assert calls == [] and window == 1  # one process: it compiles when it first runs a chunk

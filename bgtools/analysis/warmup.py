@@ -1,8 +1,8 @@
 """Compile (or load from the cache) the Numba kernels of every command before they are needed.
 
-The kernels are compiled on their first use and kept in Numba's on-disk cache
-(:mod:`bgtools.base.numbacache`): a fresh install, or an upgrade, pays that once per group of
-kernels.  :data:`GROUPS` names each group, what it serves, and a small piece of work that
+The kernels are compiled on their first use and kept in Numba's on-disk cache (in a folder
+keyed by their sources, see :mod:`bgtools.base`): a fresh install, or an upgrade, pays that
+once per group of kernels.  :data:`GROUPS` names each group, what it serves, and a small piece of work that
 compiles all of its kernels; :func:`warm_group` runs one (in any process, so that different
 groups can compile in parallel: each compiles its own kernels, none the same one twice
 at the same time, apart from the few small ones they share).
@@ -62,6 +62,12 @@ def _rollout() -> None:
     warm_up()
 
 
+def _rollout_1ply() -> None:
+    from bgtools.rollouts import warm_up
+
+    warm_up(ply=1)
+
+
 class KernelGroup(NamedTuple):
     """A group of kernels: the commands it serves and the work that compiles it."""
 
@@ -74,6 +80,7 @@ class KernelGroup(NamedTuple):
 #: every group, the slowest to compile first
 GROUPS = (
     KernelGroup("rollout", ("rollout",), _rollout, 40),
+    KernelGroup("rollout 1-ply", (), _rollout_1ply, 45),
     KernelGroup("evaluation", ("eval", "hint"), _evaluation, 25),
     KernelGroup("analysis", ("annotate", "report"), _analysis, 25),
     KernelGroup("match files", ("check", "convert", "export"), _matches, 10),

@@ -8,9 +8,6 @@ layers kernels draw constants from (``base``, ``core``, ``engine``).  Any edit o
 gives a new folder and everything is compiled afresh; editing, say, the CLI does not.  :func:`configure` runs when ``bgtools`` is imported, before any kernel module.
 ``BGTOOLS_NUMBA_CACHE_DIR`` sets the parent folder; a few older folders are kept (other
 installs may share the parent), the rest are removed.
-
-:func:`watch_compiles` tells a caller when Numba compiles (a kernel not in the cache) and
-when it is done, so that a command can say what it is doing on a first run.
 """
 
 from __future__ import annotations
@@ -19,11 +16,9 @@ import hashlib
 import os
 import shutil
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
-__all__ = ["source_key", "kernel_sources", "configure", "watch_compiles", "KEEP", "HASHED_LAYERS"]
+__all__ = ["source_key", "kernel_sources", "configure", "KEEP", "HASHED_LAYERS"]
 
 #: how many other keyed folders stay beside the current one
 KEEP = 3
@@ -98,33 +93,3 @@ def configure() -> str:
         setattr(config, "CACHE_DIR", path)
     return path
 
-
-@contextmanager
-def watch_compiles(started: Callable[[], None], finished: Callable[[], None]) -> Iterator[None]:
-    """Within the block, call ``started()`` when Numba begins to compile a kernel and
-    ``finished()`` when it is done (kernels compiled for the one being compiled count as
-    part of it).  A kernel loaded from the cache compiles nothing: neither is called."""
-    from numba.core import event
-
-    depth = [0]
-
-    class Listener(event.Listener):
-        def on_start(self, ev) -> None:
-            depth[0] += 1
-            if depth[0] == 1:
-                started()
-
-        def on_end(self, ev) -> None:
-            depth[0] -= 1
-            if depth[0] == 0:
-                finished()
-
-    listener = Listener()
-    event.register("numba:compile", listener)
-    try:
-        yield
-    finally:
-        event.unregister("numba:compile", listener)
-        if depth[0] > 0:  # left by an exception in the middle of a compile
-            depth[0] = 0
-            finished()

@@ -140,7 +140,7 @@ def compile_notice(what: str, seconds: int):
     the kernels load from the cache."""
     from contextlib import contextmanager
 
-    from bgtools.base.numbacache import watch_compiles
+    from bgtools.base.compiles import watch_compiles
 
     @contextmanager
     def notice():

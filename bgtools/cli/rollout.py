@@ -146,7 +146,7 @@ def rollout(
         from bgtools.rollouts import warm_up
 
         try:
-            warm_up(net)
+            warm_up(net, settings.ply)
         except RolloutError as e:
             raise fail(str(e))
     if cube_decision:

@@ -8,13 +8,15 @@ from typing import List, Optional
 import typer
 from typing_extensions import Annotated
 
+from bgtools.analysis.warmup import GROUPS
 from bgtools.cli.common import MAX_JOBS, fail
+
+GROUP_NAMES = ", ".join(repr(g.name) if " " in g.name else g.name for g in GROUPS)
 
 
 def warmup(
-    groups: Annotated[Optional[List[str]], typer.Argument(help="Groups of kernels to compile (default: all): "
-                                                          "rollout, evaluation, analysis, 'match files', "
-                                                          "'move generation'.", metavar="GROUP")] = None,
+    groups: Annotated[Optional[List[str]], typer.Argument(help=f"Groups of kernels to compile (default: all): "
+                                                          f"{GROUP_NAMES}.", metavar="GROUP")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help=f"Groups compiled at once, each in its own "
                                                 f"process, 1 to {MAX_JOBS} (default: all cores).")] = None,
 ) -> None:
@@ -23,7 +25,7 @@ def warmup(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from bgtools.analysis.warmup import GROUPS, warm_groups
+    from bgtools.analysis.warmup import warm_groups
 
     known = [g.name for g in GROUPS]
     names = list(dict.fromkeys(groups)) if groups else known

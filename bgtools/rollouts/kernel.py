@@ -166,7 +166,7 @@ def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
     return best
 
 
-# _play and _choose0 are inlined (once: the kernel has one call site of _play): a call that passes the Chooser and
+# _choose0 is inlined (once: the kernel has one call site of it): a call that passes the Chooser and
 # its buffers costs about 0.8 us (see the note in bgtools.engine.chooser).  Inlined, they
 # still count a reference to every array of ``ch`` and ``buf`` (some sixty) where they are
 # entered and left, unless those are borrowed views (bgtools.base.borrow), as they are in
@@ -184,15 +184,6 @@ def _choice_tag(d1, d2, side, cube, owner, cf) -> int:
 
 
 @nb.njit(cache=True, inline="always")
-def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
-    """The play of the mover after a miss of the cache of choices: cubeful at 0 ply in
-    cubeful rollouts (``cf``), else ``ch``'s choice (index into ``buf.mine.boards`` or -1)."""
-    if cf or ch.ply == 0:
-        return _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf)
-    return choose1(b, d1, d2, ch, buf, bp)
-
-
-@nb.njit(cache=True, inline="always")
 def _remember(choices, code, i, boards, b, bp) -> None:
     """Store the play ``i`` of ``b`` (-1: none; ``bp`` its outputs) in the cache of choices
     after the miss ``code`` of :func:`~bgtools.engine.evalcache.choice_find`.  A choice
@@ -207,11 +198,13 @@ def _remember(choices, code, i, boards, b, bp) -> None:
 
 
 @nb.njit(cache=True)
-def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies, cache, choices) -> None:
+def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sumsq, plies, cache, choices) -> None:
     """Play the chunks of trials ``firsts[c] .. firsts[c] + counts[c] - 1`` of ``board0``
     (``[1]`` on roll, the root player) under ``spec`` (:class:`TrialSettings`) and ``stakes``
     (:class:`Stakes`), the plays chosen by ``ch`` (a :class:`~bgtools.engine.chooser.Chooser`
-    with the bear-off databases); add each trial's :data:`OUTPUTS` to ``sums[c]`` and their
+    with the bear-off databases; ``one_ply`` None when ``ch.ply`` is 0, else 1: a kernel
+    compiled for one of them holds only its own search, so a 0-ply rollout, the usual kind,
+    never compiles the 1-ply one); add each trial's :data:`OUTPUTS` to ``sums[c]`` and their
     squares to ``sumsq[c]`` (float64[chunks, N_OUTPUTS]), the half-moves played to ``plies[c]``.
     A chunk's figures are those of the chunk played alone: several chunks a call only spread
     the call's cost (about 40 us, mostly allocating the chooser's buffers), a tenth of a
@@ -318,7 +311,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                 # ---- roll and play
                 d1, d2 = roll_memo(seed, trial, t, memo)
                 # the roll's play, or with variance reduction the plays of all 21 rolls (one
-                # call site of _play: each one inlines the whole 0-ply search)
+                # call site of _choose0: each one inlines the whole 0-ply search)
                 i = -1
                 for r in range(21 if vr else 1):
                     if vr:
@@ -329,7 +322,10 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                     if code >= 0:
                         i = 0 if code == 1 else -1
                     else:
-                        i = _play(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+                        if one_ply is None:  # (the other branch, and choose1, are not compiled)
+                            i = _choose0(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+                        else:  # 1 ply: cubeless (the branch above is not compiled)
+                            i = choose1(b, d1r, d2r, ch, buf, bp)
                         _remember(choices, code, i, mb, b, bp)
                     if not vr:
                         break

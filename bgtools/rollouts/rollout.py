@@ -31,7 +31,7 @@ def rollout_many(jobs: Iterable[Job], settings: RolloutSettings, weights=None, w
     """
     weights = weights_or_default(weights)
     jobs = list(jobs)
-    ex, window = make_executor(weights, workers, dask)
+    ex, window = make_executor(weights, workers, dask, settings.ply)
     chunks = settings.chunks()
     left = len(jobs) * len(chunks)  # chunks not yet submitted
     job, chunk = 0, 0  # the next of them
