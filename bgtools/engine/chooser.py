@@ -36,7 +36,6 @@ from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
            "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "exact_value",
            "cached_static", "cached_probs", "exact_probs", "static_probs", "chooser_buffers_with", "GNUBG_ROLLS",
-           "static_value_call", "cached_static_call",
            "GNUBG_ROLL_WEIGHTS"]
 
 #: the 21 rolls, larger die first, in gnubg's order (66, 65, ..., 11), and their chances
@@ -168,20 +167,6 @@ def static_value(board, ch, ev, out) -> None:
     static_probs(board, ch.net, ch.bearoff, ch.tables, ev, out)
 
 
-@nb.njit(cache=True)
-def static_value_call(board, ch, ev, out) -> None:
-    """:func:`static_value`, called rather than inlined: for the rare ways out of a search (a
-    game over, no legal play) and its last step, where inlining it again would only make the
-    compiled search bigger (and slower to compile), not quicker."""
-    static_value(board, ch, ev, out)
-
-
-@nb.njit(cache=True)
-def cached_static_call(board, ch, buf, out) -> None:
-    """:func:`cached_static`, called rather than inlined (see :func:`static_value_call`)."""
-    cached_static(board, ch, buf, out)
-
-
 @nb.njit(cache=True, inline="always")
 def set_siblings(board, ch, buf, n) -> None:
     """Before valuing ``n`` siblings (positions a roll leads to from ``board``, ``[1]`` to
@@ -300,7 +285,7 @@ def reply_value(after, ch, buf) -> float:
     p = buf.p
     swap_into(after, opp)
     if game_over_probs(opp, p) or (ch.bearoff and _bo.in_two_sided(opp)):
-        static_value_call(opp, ch, buf.ev, p)
+        static_value(opp, ch, buf.ev, p)
         return -equity_from_probs(p)
     tot = 0.0
     set_siblings(after, ch, buf, 3)  # every reply is a sibling of ``after`` (we are [1] in both)
@@ -318,7 +303,7 @@ def reply_value(after, ch, buf) -> float:
         if n == 0:
             # he cannot move: we are on roll in the same position
             swap_into(opp, sw)
-            static_value_call(sw, ch, ev, p)
+            static_value(sw, ch, ev, p)
             tot += weights[r] * equity_from_probs(p)
             continue
         worst = 1e300
@@ -339,7 +324,7 @@ def choose1(board, d1, d2, ch, buf, best_p) -> int:
     n = generate_boards(board, d1, d2, buf.mine)
     if n == 0:
         swap_into(board, buf.sw)
-        static_value_call(buf.sw, ch, buf.ev, best_p)
+        static_value(buf.sw, ch, buf.ev, best_p)
         return -1
     e0 = buf.e0
     boards = buf.mine.boards
@@ -367,7 +352,7 @@ def choose1(board, d1, d2, ch, buf, best_p) -> int:
                 best_e = e
                 best = i
     swap_into(buf.mine.boards[best], buf.sw)
-    static_value_call(buf.sw, ch, buf.ev, best_p)
+    static_value(buf.sw, ch, buf.ev, best_p)
     return best
 
 
