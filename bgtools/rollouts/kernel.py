@@ -37,7 +37,7 @@ from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
 from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
-                                   set_siblings, sibling_probs, swap_into)
+                                   set_siblings, sibling_probs, static_value, swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.met import mwc_after
@@ -134,7 +134,10 @@ def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
     n = generate_boards(b, d1, d2, mb)  # only the boards are read
     if n == 0:
         swap_into(b, buf.sw)
-        cached_static(buf.sw, ch, buf, bp)  # (the cache holds the full pass: static_value's outputs)
+        if cf:
+            cached_static(buf.sw, ch, buf, bp)
+        else:  # (as choose0: crashed positions, often without a legal play, are quicker so)
+            static_value(buf.sw, ch, buf.ev, bp)
         return -1
     sw = buf.sw
     p = buf.p
