@@ -92,3 +92,4 @@ def configure() -> str:
     if config is not None:  # numba already imported (by the caller): tell it directly
         setattr(config, "CACHE_DIR", path)
     return path
+

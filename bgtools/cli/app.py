@@ -20,8 +20,8 @@ from typer.core import TyperCommand, TyperGroup
 from typing_extensions import Annotated
 
 from bgtools.base.version import __version__
-from bgtools.cli import analysis, engine, library, matches, positions, rollout, scoremap, train
-from bgtools.cli.common import MET_ENV, CliOptions, fail, one_line_warnings
+from bgtools.cli import analysis, engine, library, matches, positions, rollout, scoremap, train, warmup
+from bgtools.cli.common import MET_ENV, CliOptions, compile_notice, fail, one_line_warnings
 
 __all__ = ["app", "fail", "main"]
 
@@ -127,6 +127,11 @@ def main_options(
                                                "BGTOOLS_MET environment variable, when set).")] = None,
 ) -> None:
     """bgtools: backgammon positions, moves, match files and analysis."""
+    from bgtools.analysis.warmup import group_of
+
+    group = group_of(ctx.invoked_subcommand or "")
+    if group is not None:  # say so when its kernels compile (the first run after installing)
+        ctx.with_resource(compile_notice(group.name, group.seconds))
     if met:
         from bgtools.engine.met import METFileError, load_met
 
@@ -141,7 +146,7 @@ for _name, _fn in (("show", positions.show), ("moves", positions.moves), ("board
                    ("check", matches.check), ("convert", matches.convert), ("export", matches.export),
                    ("eval", engine.eval_cmd), ("hint", engine.hint), ("rollout", rollout.rollout),
                    ("annotate", analysis.annotate), ("report", analysis.report), ("scoremap", scoremap.scoremap),
-                   ("stats", library.stats), ("errors", library.errors)):
+                   ("stats", library.stats), ("errors", library.errors), ("warmup", warmup.warmup)):
     app.command(_name, cls=Command)(_fn)
 engine.bearoff_app.registered_commands[0].cls = Command
 app.add_typer(engine.bearoff_app, name="bearoff", cls=Group)

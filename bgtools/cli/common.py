@@ -174,6 +174,46 @@ def rich_progress(total: int, label: str = "exporting"):
     return bar()
 
 
+def compile_notice(what: str, seconds: int):
+    """Context manager: when Numba compiles kernels inside the block (their first use after
+    installing or upgrading bgtools: none in the cache), say so once on stderr, with about
+    how long it takes, and show a spinner while it compiles (on a terminal); nothing when
+    the kernels load from the cache."""
+    from contextlib import contextmanager
+
+    from bgtools.base.compiles import watch_compiles
+
+    @contextmanager
+    def notice():
+        from rich.console import Console
+        from rich.errors import LiveError
+
+        console = Console(stderr=True)
+        said = []
+        spinner = []
+
+        def started() -> None:
+            if not said:
+                said.append(True)
+                note(f"compiling the {what} kernels, once after installing: about {seconds} s")
+            if console.is_terminal:
+                status = console.status(f"compiling the {what} kernels", spinner="dots")
+                try:
+                    status.start()
+                except LiveError:  # another display (a progress bar) is live: no spinner
+                    return
+                spinner.append(status)
+
+        def finished() -> None:
+            while spinner:
+                spinner.pop().stop()
+
+        with watch_compiles(started, finished):
+            yield
+
+    return notice()
+
+
 def input_items(input: Optional[str], single: Optional[list]) -> Iterator[tuple[int, list[str]]]:
     """(line number, fields) of each non-blank, non-comment line of ``--input`` (line 0 for
     the arguments given on the command line)."""

@@ -208,6 +208,13 @@ def rollout(
         raise fail(str(e))
     for label in batch.rolled:
         note(f"{label}: ignoring the rolled dice: a rollout starts before the roll")
+    if dask is None and (cube_decision or run.todo):  # compile (or load) the kernels first, not under the bar
+        from bgtools.rollouts import warm_up
+
+        try:
+            warm_up(net, settings.ply)
+        except RolloutError as e:
+            raise fail(str(e))
     if cube_decision:
         progress, on_chunk, on_position = contextlib.nullcontext(), None, lambda: None
     else:

@@ -104,7 +104,8 @@ def run_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]
     ch = make_chooser(w.arrays(), settings.ply, settings.candidates, db.tables(),
                       pruning=_pruning() if settings.pruning else None)
     cache, choices = _caches(w, settings, job)
-    rollout_kernel(job.board, firsts, counts, spec, stakes, ch, sums, sumsq, plies, cache, choices)
+    one_ply = None if settings.ply == 0 else 1  # (the kernel compiled for that search only)
+    rollout_kernel(job.board, firsts, counts, spec, stakes, ch, one_ply, sums, sumsq, plies, cache, choices)
     return [Partial(int(counts[i]), sums[i], sumsq[i], int(plies[i])) for i in range(n)]
 
 
@@ -115,11 +116,12 @@ def _timed_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, i
     return parts, time.perf_counter() - t0
 
 
-def warm_up(weights=None) -> None:
-    """Compile (or load from Numba's cache) the kernels in this process."""
+def warm_up(weights=None, ply: int = 0) -> None:
+    """Compile (or load from Numba's cache) the kernels of ``ply`` checker play in this process."""
     pos = Position.initial()
     # the shipped table (a money position does not use it): a worker's environment is never read
-    s = RolloutSettings(trials=1, truncate=2, variance_reduction=True, cubeful=True, met=load_met(next(iter(METS))))
+    s = RolloutSettings(trials=1, truncate=2, variance_reduction=True, cubeful=True, ply=ply,
+                        met=load_met(next(iter(METS))))
     run_chunk(Job.make(pos), s, 0, 1, weights)
 
 
@@ -182,7 +184,7 @@ class _Pool:
 class _Dask:
     """An existing dask.distributed cluster; the weights are scattered to every worker once."""
 
-    def __init__(self, weights, address) -> None:
+    def __init__(self, weights, address, ply: int = 0) -> None:
         from bgtools.base.parallel import dask_client
 
         self.client, self.own = dask_client(address)  # the client every --dask command gets
@@ -191,7 +193,7 @@ class _Dask:
         self._d = distributed
         self.ac = None
         self.weights = self.client.scatter(weights, broadcast=True)
-        self.client.run(warm_up, weights)  # each worker compiles or loads the kernels once
+        self.client.run(warm_up, weights, ply)  # each worker compiles or loads the kernels once
 
     def submit(self, job, settings, chunks):
         fut = self.client.submit(_timed_chunks, job, settings, chunks, self.weights, pure=False)
@@ -224,13 +226,16 @@ def weights_or_default(weights):
     return net.weights
 
 
-def make_executor(weights, jobs: int = 1, dask=None):
+def make_executor(weights, jobs: int = 1, dask=None, ply: int = 0):
     """(executor, how many tasks to keep in flight): the Dask cluster at ``dask`` (an
     address or a ``distributed.Client``), a local pool of ``jobs`` processes, or this
-    process."""
+    process; ``ply``: the checker play whose kernels a pool or cluster compiles first."""
     if dask is not None:
-        ex = _Dask(weights, dask)
+        ex = _Dask(weights, dask, ply)
         return ex, 4 * max(1, len(ex.client.nthreads()))
     if jobs > 1:
+        # compile the kernels here, once, before the workers start: they then load them from
+        # Numba's cache (after installing, each worker compiled the same kernels: twice the work)
+        warm_up(weights, ply)
         return _Pool(weights, jobs), 3 * jobs
     return _Inline(weights), 1

@@ -36,12 +36,12 @@ from bgtools.base.borrow import borrow, keep_alive
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
-from bgtools.engine.chooser import (cached_probs, cached_static, choose, chooser_buffers_with, keep_plays,
-                                   set_siblings, sibling_probs, swap_into)
+from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
+                                   set_siblings, sibling_probs, static_value, swap_into)
 from bgtools.engine.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.met import mwc_after
-from bgtools.engine.nn import game_over_probs
+from bgtools.engine.nn import equity_from_probs, game_over_probs
 from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, new_roll_memo, roll_memo
 from bgtools.rollouts.settings import N_OUTPUTS
 
@@ -125,14 +125,19 @@ def _root_view(pc, side, out) -> None:
 
 
 @nb.njit(cache=True, inline="always")
-def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> int:
-    """0-ply play of the mover ``side`` with the most cubeful value at the score; as
-    :func:`~bgtools.engine.chooser.choose0` otherwise (index, or -1; ``bp`` the outputs)."""
+def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
+    """0-ply play of the mover ``side``: the most cubeful value at the score in a cubeful
+    rollout (``cf``), else as :func:`~bgtools.engine.chooser.choose0` (the same plays and
+    outputs); index into ``buf.mine.boards``, or -1 (``bp`` the outputs).  One function for
+    both, so that the kernel holds one copy of the 0-ply search, not one per kind of play."""
     mb = buf.mine
     n = generate_boards(b, d1, d2, mb)  # only the boards are read
     if n == 0:
         swap_into(b, buf.sw)
-        cached_static(buf.sw, ch, buf, bp)
+        if cf:
+            cached_static(buf.sw, ch, buf, bp)
+        else:  # (as choose0: crashed positions, often without a legal play, are quicker so)
+            static_value(buf.sw, ch, buf.ev, bp)
         return -1
     sw = buf.sw
     p = buf.p
@@ -145,13 +150,17 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     set_siblings(buf.opp, ch, buf, k)
     net, bearoff, tables = ch.net, ch.bearoff, ch.tables  # (taken out once: see bgtools.engine.chooser)
     cache, ev, base = buf.cache, buf.ev, buf.base
+    money = stakes.money
     for j in range(k):
         i = top[j]
         swap_into(boards[i], sw)
         sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
-        v = _cf_after(p, sw, side, stakes, aw, cube, owner)
-        if side == 1:
-            v = -v if stakes.money else 1.0 - v
+        if cf:
+            v = _cf_after(p, sw, side, stakes, aw, cube, owner)
+            if side == 1:
+                v = -v if money else 1.0 - v
+        else:
+            v = -equity_from_probs(p)
         if v > best_v:
             best_v = v
             best = i
@@ -160,7 +169,7 @@ def _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner) -> in
     return best
 
 
-# _play, choose, choose0 and _choose_cubeful are inlined: a call that passes the Chooser and
+# _choose0 is inlined (once: the kernel has one call site of it): a call that passes the Chooser and
 # its buffers costs about 0.8 us (see the note in bgtools.engine.chooser).  Inlined, they
 # still count a reference to every array of ``ch`` and ``buf`` (some sixty) where they are
 # entered and left, unless those are borrowed views (bgtools.base.borrow), as they are in
@@ -178,15 +187,6 @@ def _choice_tag(d1, d2, side, cube, owner, cf) -> int:
 
 
 @nb.njit(cache=True, inline="always")
-def _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
-    """The play of the mover after a miss of the cache of choices: cubeful at 0 ply in
-    cubeful rollouts (``cf``), else ``ch``'s choice (index into ``buf.mine.boards`` or -1)."""
-    if cf:
-        return _choose_cubeful(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner)
-    return choose(b, d1, d2, ch, buf, bp)
-
-
-@nb.njit(cache=True, inline="always")
 def _remember(choices, code, i, boards, b, bp) -> None:
     """Store the play ``i`` of ``b`` (-1: none; ``bp`` its outputs) in the cache of choices
     after the miss ``code`` of :func:`~bgtools.engine.evalcache.choice_find`.  A choice
@@ -201,11 +201,13 @@ def _remember(choices, code, i, boards, b, bp) -> None:
 
 
 @nb.njit(cache=True)
-def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies, cache, choices) -> None:
+def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sumsq, plies, cache, choices) -> None:
     """Play the chunks of trials ``firsts[c] .. firsts[c] + counts[c] - 1`` of ``board0``
     (``[1]`` on roll, the root player) under ``spec`` (:class:`TrialSettings`) and ``stakes``
     (:class:`Stakes`), the plays chosen by ``ch`` (a :class:`~bgtools.engine.chooser.Chooser`
-    with the bear-off databases); add each trial's :data:`OUTPUTS` to ``sums[c]`` and their
+    with the bear-off databases; ``one_ply`` None when ``ch.ply`` is 0, else 1: a kernel
+    compiled for one of them holds only its own search, so a 0-ply rollout, the usual kind,
+    never compiles the 1-ply one); add each trial's :data:`OUTPUTS` to ``sums[c]`` and their
     squares to ``sumsq[c]`` (float64[chunks, N_OUTPUTS]), the half-moves played to ``plies[c]``.
     A chunk's figures are those of the chunk played alone: several chunks a call only spread
     the call's cost (about 40 us, mostly allocating the chooser's buffers), a tenth of a
@@ -276,8 +278,11 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                     cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
                     break
                 stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
-                if stop:
+                # the cube action of the player on roll (the root's first turn as ``first_cube`` says)?
+                cube_turn = cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE  # gnubg's largest cube
+                if stop or cube_turn:  # (one call site: it inlines the whole static evaluation)
                     cached_probs(b, net, bearoff, tables, cache, ev, pc)
+                if stop:
                     if cubeful:
                         rel = _rel_owner(owner, side)
                         if money and _bo.in_two_sided(b):
@@ -292,10 +297,9 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                             cf_final = vm if side == 0 else 1.0 - vm
                     _root_view(pc, side, out)
                     break
-                # ---- cube action of the player on roll (the root's first turn as ``first_cube`` says)
-                if cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE:  # gnubg's largest cube
+                # ---- cube action
+                if cube_turn:
                     rel = _rel_owner(owner, side)
-                    cached_probs(b, net, bearoff, tables, cache, ev, pc)
                     code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
                                        stakes.jacoby)
                     if code == 1:  # double
@@ -309,28 +313,39 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                         owner = 1 - side
                 # ---- roll and play
                 d1, d2 = roll_memo(seed, trial, t, memo)
-                if vr:
-                    for r in range(21):
+                # the roll's play, or with variance reduction the plays of all 21 rolls (one
+                # call site of _choose0: each one inlines the whole 0-ply search)
+                i = -1
+                for r in range(21 if vr else 1):
+                    if vr:
                         d1r, d2r = ROLLS[r, 0], ROLLS[r, 1]
-                        code = choice_find(choices, b, _choice_tag(d1r, d2r, side, cube, owner, cf), mb0, bp)
-                        if code >= 0:
-                            i = 0 if code == 1 else -1
-                        else:
-                            i = _play(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
-                            _remember(choices, code, i, mb, b, bp)
-                        vr_has[r] = i >= 0
+                    else:
+                        d1r, d2r = d1, d2
+                    code = choice_find(choices, b, _choice_tag(d1r, d2r, side, cube, owner, cf), mb0, bp)
+                    if code >= 0:
+                        i = 0 if code == 1 else -1
+                    else:
+                        if one_ply is None:  # (the other branch, and choose1, are not compiled)
+                            i = _choose0(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+                        else:  # 1 ply: cubeless (the branch above is not compiled)
+                            i = choose1(b, d1r, d2r, ch, buf, bp)
+                        _remember(choices, code, i, mb, b, bp)
+                    if not vr:
+                        break
+                    vr_has[r] = i >= 0
+                    if i >= 0:
+                        for s in range(2):
+                            for q in range(25):
+                                vr_b[r, s, q] = mb[i, s, q]
+                    for k in range(5):
+                        vr_p[r, k] = bp[k]
+                    if cubeful:
                         if i >= 0:
-                            for s in range(2):
-                                for q in range(25):
-                                    vr_b[r, s, q] = mb[i, s, q]
-                        for k in range(5):
-                            vr_p[r, k] = bp[k]
-                        if cubeful:
-                            if i >= 0:
-                                swap_into(mb[i], sw)
-                            else:
-                                swap_into(b, sw)
-                            vr_cf[r] = _cf_after(bp, sw, side, stakes, aw, cube, owner)
+                            swap_into(mb[i], sw)
+                        else:
+                            swap_into(b, sw)
+                        vr_cf[r] = _cf_after(bp, sw, side, stakes, aw, cube, owner)
+                if vr:
                     ra = ROLL_INDEX[d1, d2]
                     # luck of the mover in his own terms: outputs after the roll, opponent's view
                     for k in range(5):
@@ -362,17 +377,10 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, sums, sumsq, plies,
                         swap_into(vr_b[ra], b)
                     else:
                         swap_into(b.copy(), b)
+                elif i >= 0:
+                    swap_into(mb[i], b)
                 else:
-                    code = choice_find(choices, b, _choice_tag(d1, d2, side, cube, owner, cf), mb0, bp)
-                    if code >= 0:
-                        i = 0 if code == 1 else -1
-                    else:
-                        i = _play(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf)
-                        _remember(choices, code, i, mb, b, bp)
-                    if i >= 0:
-                        swap_into(mb[i], b)
-                    else:
-                        swap_into(b.copy(), b)
+                    swap_into(b.copy(), b)
                 side = 1 - side
                 t += 1
                 plies[c] += 1

@@ -37,7 +37,7 @@ def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=No
     """
     weights = weights_or_default(weights)
     todo = list(positions)
-    ex, window = make_executor(weights, jobs, dask)
+    ex, window = make_executor(weights, jobs, dask, settings.ply)
     n_chunks = settings.n_chunks if units is None else len(units)  # units are made as they are submitted
     unit = settings.chunk if units is None else units.__getitem__
     left = len(todo) * n_chunks  # chunks not yet submitted

@@ -1,0 +1,93 @@
+"""A first run says that it compiles the kernels (and about how long that takes); a warm run
+says nothing; ``bgtools warmup`` compiles them in advance."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numba as nb
+
+from bgtools.analysis.warmup import GROUPS, group_of
+from bgtools.base.compiles import watch_compiles
+
+NOTICE = "bgtools: compiling the move generation kernels, once after installing: about"
+
+
+def _bgtools(args: list[str], cache) -> subprocess.CompletedProcess:
+    env = dict(os.environ, BGTOOLS_NUMBA_CACHE_DIR=str(cache))
+    return subprocess.run([sys.executable, "-m", "bgtools", *args], capture_output=True, text=True, env=env,
+                          timeout=900)
+
+
+def test_a_first_run_says_it_compiles_and_a_warm_run_does_not(tmp_path):
+    # ``moves`` is the cheapest command that compiles kernels (move generation: a few seconds)
+    cold = _bgtools(["moves", "4HPwATDgc/ABMA", "31"], tmp_path)
+    assert cold.returncode == 0, cold.stderr
+    assert "8/5 6/5" in cold.stdout
+    assert cold.stderr.count(NOTICE) == 1
+    warm = _bgtools(["moves", "4HPwATDgc/ABMA", "31"], tmp_path)
+    assert warm.returncode == 0 and warm.stdout == cold.stdout
+    assert "compiling" not in warm.stderr
+
+
+def test_warmup_compiles_the_groups_it_is_given(tmp_path):
+    r = _bgtools(["warmup", "move generation", "--jobs", "1"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("move generation: ready (")
+    after = _bgtools(["moves", "4HPwATDgc/ABMA", "31"], tmp_path)
+    assert after.returncode == 0 and "compiling" not in after.stderr
+
+
+def test_warmup_refuses_an_unknown_group(tmp_path):
+    r = _bgtools(["warmup", "nonsense"], tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.startswith("bgtools: error: unknown group 'nonsense'") and r.stderr.count("\n") == 1
+
+
+def test_watch_compiles_sees_a_compile_and_not_a_compiled_kernel():
+    calls: list[str] = []
+
+    @nb.njit(cache=False)
+    def twice(x):
+        return 2 * x
+
+    with watch_compiles(lambda: calls.append("start"), lambda: calls.append("end")):
+        assert twice(3) == 6
+        assert calls == ["start", "end"]
+        assert twice(4) == 8  # compiled already
+    assert calls == ["start", "end"]
+    assert twice(2.5) == 5.0  # (a new signature compiles, but nobody watches now)
+    assert calls == ["start", "end"]
+
+
+def test_every_command_that_compiles_has_one_group():
+    named = [c for g in GROUPS for c in g.commands]
+    assert len(named) == len(set(named))
+    assert group_of("rollout").name == "rollout" and group_of("hint").name == "evaluation"
+    assert group_of("show") is None
+
+
+def test_warmup_help_reads_like_the_other_commands():
+    from typer.main import get_command
+    from typer.testing import CliRunner
+
+    from bgtools.cli.app import app
+
+    r = CliRunner().invoke(app, ["warmup", "--help"], terminal_width=200)
+    assert r.exit_code == 0 and "<int>" not in r.stdout and "GROUP" in r.stdout
+    assert all(p.help for p in get_command(app).commands["warmup"].params)
+
+
+def test_a_pool_compiles_the_kernels_in_the_parent_before_its_workers_start(monkeypatch):
+    from bgtools.rollouts import executors
+
+    calls: list = []
+    monkeypatch.setattr(executors, "warm_up", lambda weights, ply=0: calls.append(("warm_up", ply)))
+    monkeypatch.setattr(executors, "_Pool", lambda weights, workers: calls.append(("pool", workers)) or "pool")
+    assert executors.make_executor(None, 2, None, 1) == ("pool", 6)
+    assert calls == [("warm_up", 1), ("pool", 2)]
+    calls.clear()
+    ex, window = executors.make_executor(None, 1)
+    assert calls == [] and window == 1  # one process: it compiles when it first runs a chunk
