@@ -20,7 +20,7 @@ from bgtools.formats.matchjson import parse_json
 from bgtools.formats.matfile import parse_mat
 from bgtools.formats.oldmoves import parse_oldmoves
 from bgtools.formats.sgf import parse_sgf
-from bgtools.formats.xg import is_xg, parse_xg
+from bgtools.formats.xg import inflate_bounded, is_xg, parse_xg
 from bgtools.model.game import Game
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
@@ -84,12 +84,9 @@ def _load_raw(source: Source) -> tuple[Union[str, bytes], str]:
         try:
             data = p.read_bytes()
             if p.suffix.lower() == ".gz":
-                import gzip
-                import zlib
-
-                try:
-                    data = gzip.decompress(data)
-                except (OSError, EOFError, zlib.error) as e:
+                try:  # bounded as the binary formats' archives are (a decompression bomb)
+                    data = inflate_bounded(data, "gzip", wbits=31, concatenated=True)
+                except ValueError as e:
                     raise MatchFileError(MatchProblem(f"not a readable gzip file: {e}", str(source))) from None
                 return data, str(source)[:-3]
             return data, str(source)
