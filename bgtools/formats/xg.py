@@ -152,7 +152,7 @@ def read_archive(data: bytes, names: tuple[str, ...] = READ_MEMBERS) -> _Archive
             raise ValueError("archive index is cut short") from None
     if len(index) < count * INDEX_ENTRY:
         raise ValueError(f"archive index holds {len(index) // INDEX_ENTRY} entries, the trailer says {count}")
-    wanted = []
+    wanted: list[tuple[str, int, int, int, int, bool]] = []
     for k in range(count):
         ent = index[k * INDEX_ENTRY:(k + 1) * INDEX_ENTRY]
         name = _shortstr(ent[:256])
