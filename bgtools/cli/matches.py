@@ -41,19 +41,27 @@ def match_files(paths: list[str], allow_stdin: bool = True) -> list[str]:
     return files
 
 
-def _read_for_check(path: str, strict: bool, data: Optional[bytes] = None):
+def _read_for_check(path: str, strict: bool, data: Optional[bytes] = None, counts: Optional[dict] = None):
     """(match, unreadable): a file that cannot be read gives a Match holding the reason
-    (``path`` '-' reads ``data``, the bytes of stdin)."""
+    (``path`` '-' reads ``data``, the bytes of stdin).  Without ``strict`` the file is read a
+    game at a time (its games' summaries kept), the plays and doubles counted in ``counts``."""
     from bgtools.formats.convert import length_problem
-    from bgtools.formats.read import read_match
+    from bgtools.formats.read import GameReader, read_match
     from bgtools.model.match import Match
     from bgtools.model.problems import MatchFileError, MatchProblem
 
     def read(s: bool):
         if path == "-":
             return read_match(data or b"", name="<stdin>", strict=s)
-        return read_match(Path(path), name=path, strict=s)
+        if s or counts is None:  # (strict: stops at the first error in the order of reading the whole file)
+            return read_match(Path(path), name=path, strict=s)
+        reader = GameReader(Path(path), name=path)
+        for _ in reader:
+            pass
+        got.update(plays=reader.plays, doubles=reader.doubles)
+        return reader.match()
 
+    got: dict = {}
     name = "<stdin>" if path == "-" else path
     if path != "-" and not Path(path).is_file():
         return Match(("", ""), 0, source=path, file_errors=[MatchProblem("no such file", path)]), True
@@ -72,6 +80,8 @@ def _read_for_check(path: str, strict: bool, data: Optional[bytes] = None):
     prob = length_problem(m)
     if prob is not None:
         return Match(m.players, 0, source=name, format=m.format, file_errors=[prob]), True
+    if counts is not None:
+        counts.update(got)
     return m, bool(m.file_errors and not m.games)
 
 
@@ -137,8 +147,9 @@ def check_file(task: tuple) -> tuple[dict, bool, list[str]]:
     from bgtools.model.match import match_summary
 
     path, strict, data = task
-    m, unreadable = _read_for_check(path, strict, data)
-    return match_summary(m), unreadable, [str(e) for e in m.errors] + [str(w) for w in m.warnings]
+    counts: dict = {}
+    m, unreadable = _read_for_check(path, strict, data, counts)
+    return match_summary(m) | counts, unreadable, [str(e) for e in m.errors] + [str(w) for w in m.warnings]
 
 
 def _warm() -> None:

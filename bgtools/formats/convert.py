@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from bgtools.base.errors import BgtoolsError
+from bgtools.core.matchstate import MAX_MATCH_LENGTH
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
 __all__ = ["ConvertError", "ConvertPlan", "ConvertResult", "FORMAT_SUFFIX", "MAX_MATCH_LENGTH", "convert_one",
            "convert_task", "format_of", "length_problem", "plan_conversion"]
 
-#: the longest match a gnubg Match ID can hold (15 bits)
-MAX_MATCH_LENGTH = 2**15 - 1
 
 #: output format -> the suffix its files get
 FORMAT_SUFFIX = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}

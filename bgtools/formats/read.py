@@ -10,24 +10,26 @@ binary eXtreme Gammon (``.xg``/``.xgp``) and BGBlitz (``.bgf``) files, sniffed f
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
 from bgtools.base.collector import gc_paused
+from bgtools.core.matchstate import MatchIDError
 from bgtools.formats.bgf import is_bgf, parse_bgf
 from bgtools.formats.matchjson import parse_json
-from bgtools.formats.matfile import parse_mat
+from bgtools.formats.matfile import iter_mat, parse_mat
 from bgtools.formats.oldmoves import parse_oldmoves
 from bgtools.formats.sgf import parse_sgf
 from bgtools.formats.xg import inflate_bounded, is_xg, parse_xg
-from bgtools.model.game import Game
+from bgtools.model.game import Game, crawford_flags
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 from bgtools.model.checks import record_warnings
-from bgtools.model.replay import finish_match
+from bgtools.model.replay import check_game, finish_match
 
-__all__ = ["read_match", "read_matches", "iter_games", "expand_paths", "detect_format", "detect_binary",
+__all__ = ["read_match", "read_matches", "iter_games", "GameReader", "expand_paths", "detect_format", "detect_binary",
            "decode_bytes",
            "MATCH_SUFFIXES", "Source"]
 
@@ -176,17 +178,216 @@ def read_matches(paths: Iterable[Union[str, os.PathLike]], *, strict: bool = Fal
             yield Match(("", ""), 0, source=path, file_errors=[replace(e.error, file=path)])
 
 
-def iter_games(source: Union[Source, Iterable], *, strict: bool = False) -> Iterator[tuple[Match, Game]]:
+def iter_games(source: Union[Source, Iterable], *, strict: bool = False,
+               keep_steps: bool = False) -> Iterator[tuple[Match, Game]]:
     """Yield ``(match header, game)`` for every game of one source or of many paths.
 
-    The header is the Match without its games.  Only one match is held at a time.
+    The header is the Match without its games.  A ``.mat`` file is read, replayed and handed
+    over a game at a time (:class:`GameReader`): memory does not grow with its length.
     """
     if isinstance(source, (list, tuple)) or (not isinstance(source, (str, bytes, os.PathLike))):
-        matches = read_matches(source, strict=strict)  # type: ignore[arg-type]  # an iterable of paths
+        for path in expand_paths(source):  # type: ignore[arg-type]  # an iterable of paths
+            yield from GameReader(Path(path), name=path, strict=strict, keep_steps=keep_steps)
     else:
-        matches = iter([read_match(source, strict=strict)])
-    for m in matches:
-        head = replace(m, games=())
-        for g in m.games:
+        yield from GameReader(source, strict=strict, keep_steps=keep_steps)
+
+
+#: what may be a match line, and a beaver cell's word (mat.lark's POINT_MATCH, BEAVERS): looser
+#: than the grammar, so that a line they miss is surely neither
+_MATCH_WORDS = re.compile(r"(?i)points?[ \t]+match")
+_BEAVER_WORDS = re.compile(r"(?i)beaver|raccoon")
+#: a line that is a game line (mat.lark's GAME_LINE, alone on its line): where a piece may start
+_GAME_LINE = re.compile(r"(?i)[ \t]*game[ \t]+\d+")
+#: lines of .mat text parsed at a time (whole games)
+CHUNK_LINES = 4000
+
+
+class GameReader:
+    """One match file read a game at a time: ``for header, game in GameReader(path): ...``.
+
+    Each game is replayed (as :func:`read_match` replays it, ``keep_steps`` too) and handed
+    over with the header (the match without its games); what is kept of it afterwards is a
+    summary (number, line, score, result, errors), so that a ``.mat`` file of any length is
+    read in the memory of one game.  Other formats, text and bytes are read whole first.
+    After the loop: :meth:`match` (the header with the games' summaries and the record's
+    warnings), :attr:`plays`, :attr:`doubles`.  Errors as :func:`read_match`.
+    """
+
+    def __init__(self, source: Source, *, name: str = "", strict: bool = False, keep_steps: bool = False):
+        self.source, self.name, self.strict, self.keep_steps = source, name, strict, keep_steps
+        self.header: Optional[Match] = None
+        self.games: list[Game] = []  #: summaries of the games read: no actions
+        self.plays = self.doubles = 0
+
+    def __iter__(self) -> Iterator[tuple[Match, Game]]:
+        path = self._mat_path()
+        if path is None:
+            yield from self._whole()
+            return
+        fname = self.name or str(self.source)
+        enc, beavers = _scan_mat(path)
+        if enc is None:  # a match line where a piece would start, or none before the games: whole
+            self.source = path
+            self.name = fname
+            yield from self._whole()
+            return
+        seen = False
+        gi = 0
+        for head, read in iter_mat(_chunks(path, enc), fname, self.strict, beavers=beavers):
+            head = replace(head, source=fname, format="mat")
+            self.header = head
+            if read is None:
+                break
+            if gi == 0:
+                self._steps_possible(head)
+            g = read
+            c = crawford_flags(head.length, [g.score], head.crawford and not seen)[0]
+            seen = seen or c
+            with gc_paused():
+                g = check_game(head, g if g.crawford == c else replace(g, crawford=c), fname, self.strict,
+                               keep_steps=self.keep_steps, game_index=gi, fresh=True)
+            self._count(g)
+            gi += 1
             yield head, g
+
+    def _whole(self) -> Iterator[tuple[Match, Game]]:
+        try:
+            m = read_match(self.source, strict=self.strict, name=self.name, keep_steps=self.keep_steps)
+        except MatchIDError:
+            if not self.keep_steps:
+                raise
+            self._steps_possible(read_match(self.source, strict=self.strict, name=self.name))
+            raise
+        self.header = replace(m, games=())
+        for g in m.games:
+            self._count(g)
+            yield self.header, g
+
+    def _steps_possible(self, head: Match) -> None:
+        """Raise :class:`MatchFileError` when the games' steps (``keep_steps``) cannot be made:
+        a match longer than a Match ID holds has no match state."""
+        from bgtools.formats.convert import length_problem
+
+        prob = length_problem(head) if self.keep_steps else None
+        if prob is not None:
+            raise MatchFileError(prob)
+
+    def _mat_path(self) -> Optional[Path]:
+        """The path of an uncompressed ``.mat`` text file to stream, else None."""
+        src = self.source
+        if isinstance(src, bytes) or not (isinstance(src, os.PathLike) or (
+                isinstance(src, str) and "\n" not in src and len(src) < 4096 and os.path.exists(src))):
+            return None
+        p = Path(src)
+        if p.suffix.lower() == ".gz" or not p.is_file():
+            return None
+        try:
+            with open(p, "rb") as fh:
+                head = fh.read(16384)
+        except OSError:
+            return None
+        text = _head_text(head)
+        if detect_binary(head, str(p)) is not None or (len(head) == 16384 and len(text.lstrip()) < 4096):
+            return None
+        return p if detect_format(text, str(p)) == "mat" else None
+
+    def _count(self, g: Game) -> None:
+        self.plays += g.plays
+        self.doubles += g.doubles
+        self.games.append(replace(g, actions=(), props={}, notes=()))
+
+    def match(self) -> Match:
+        """The match read (after the loop): the header, the games' summaries, the warnings."""
+        if self.header is None:
+            raise ValueError("GameReader.match(): the games have not been read")
+        m = replace(self.header, games=tuple(self.games))
+        return replace(m, warnings=record_warnings(m))
+
+
+def _head_text(head: bytes) -> str:
+    """The start of a file as text, for :func:`detect_format` (a multi-byte character cut at the end ignored)."""
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    try:
+        return head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start >= len(head) - 3:
+            return head[:e.start].decode("utf-8", errors="replace")
+        return head.decode("latin-1")
+
+
+def _lines(path: Path, enc: str) -> Iterator[str]:
+    """The lines of a .mat file as :func:`~bgtools.formats.matfile.mat_lines` gives them, read as they go."""
+    with open(path, "rb") as fh:
+        prev: Optional[str] = None
+        newline = True
+        for k, raw in enumerate(fh):
+            if k == 0 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            text = raw.decode(enc)
+            if k == 0 and text.startswith("\ufeff"):
+                text = text[1:]
+            if prev is not None:
+                yield prev
+            newline = raw.endswith(b"\n")
+            prev = text.rstrip()
+            if "\t" in prev:
+                prev = prev.expandtabs(8)
+        # the text's last piece (after its last newline, or without one) is no line when empty
+        if prev is not None and (newline or prev):
+            yield prev
+
+
+def _scan_mat(path: Path) -> tuple[Optional[str], bool]:
+    """(encoding, whether a beaver cell is read in a game) of a .mat file, read once without
+    keeping it; encoding None when it cannot be streamed exactly as it is read whole (a line
+    that may be a match line after the first game line, or none before it)."""
+    for enc in ("utf-8", "latin-1"):
+        try:
+            before = after = 0
+            beavers = False
+            piece: Optional[list[str]] = None  # the lines of the game being read, while no beaver is found
+            for ln in _lines(path, enc):
+                if _GAME_LINE.fullmatch(ln):
+                    beavers = beavers or (piece is not None and _has_beaver(piece))
+                    piece = []
+                if _MATCH_WORDS.search(ln):
+                    if piece is None:
+                        before += 1
+                    else:
+                        after += 1
+                if piece is not None and not beavers:
+                    piece.append(ln)
+            beavers = beavers or (piece is not None and _has_beaver(piece))
+            return (enc, beavers) if before == 1 and not after else (None, False)
+        except UnicodeDecodeError:
+            continue
+    return None, False  # pragma: no cover  (latin-1 decodes any byte)
+
+
+def _has_beaver(piece: list[str]) -> bool:
+    """Whether a game's lines read a beaver cell (parsed only when a line names one)."""
+    from bgtools.formats.matgrammar import parse_lines
+
+    if not any(_BEAVER_WORDS.search(ln) for ln in piece):
+        return False
+    for kind, _, data in parse_lines(piece):
+        cells = data[2] if kind == "move_line" else data if kind == "cell_line" else ()
+        if any(c[1] == "beaver" for c in cells):
+            return True
+    return False
+
+
+def _chunks(path: Path, enc: str) -> Iterator[tuple[int, list[str]]]:
+    """(index of the first line, lines) of a .mat file in pieces of about :data:`CHUNK_LINES`
+    lines, each after the first starting at a game line."""
+    piece: list[str] = []
+    start = 0
+    for i, ln in enumerate(_lines(path, enc)):
+        if len(piece) >= CHUNK_LINES and _GAME_LINE.fullmatch(ln):
+            yield start, piece
+            piece, start = [], i
+        piece.append(ln)
+    if piece or start == 0:
+        yield start, piece
 
