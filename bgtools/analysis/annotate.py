@@ -15,7 +15,7 @@ from bgtools.analysis.report import html_report
 from bgtools.analysis.sgfout import annotated_match
 from bgtools.base.fileio import atomic_path, atomic_write
 from bgtools.formats.matchjson import to_json_dict
-from bgtools.formats.read import read_match
+from bgtools.formats.read import GameReader, read_match
 from bgtools.formats.sgf import format_sgf
 from bgtools.model.problems import MatchFileError
 
@@ -23,6 +23,8 @@ __all__ = ["OUTPUT_FORMATS", "AnnotateTask", "FileResult", "output_paths", "matc
 
 
 OUTPUT_FORMATS = ("json", "jsonl", "csv", "parquet", "sgf", "html")
+#: outputs that hold the match itself (the others only its analysis)
+_WHOLE_MATCH = frozenset({"json", "sgf", "html"})
 _SUFFIX = {"json": ".analysis.json", "jsonl": ".analysis.jsonl", "csv": ".analysis.csv",
            "parquet": ".analysis.parquet", "sgf": ".analysed.sgf", "html": ".report.html"}
 
@@ -95,21 +97,26 @@ class AnnotateTask(NamedTuple):
 def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     """Analyse one file and write its outputs; problems are returned, never raised."""
     path, outputs, settings, use_cache, want_lines, all_rows = AnnotateTask(*task)
+    whole = bool(_WHOLE_MATCH.intersection(outputs))  # outputs of the match itself: read it whole
     try:
-        m = read_match(path, keep_steps=True)
+        m = read_match(path, keep_steps=True) if whole else None
+        reader = GameReader(path, keep_steps=True)  # else: a game at a time, let go after its analysis
     except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
         return FileResult(path, problems=(_located(path, e),))
-    problems = [str(e) for e in m.errors]
     try:
-        a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
-    except ValueError as e:
+        a = analyse_match(m if m is not None else reader, settings=settings,
+                          cache="default" if use_cache else None, label=path)
+    except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:  # (reading as it goes, too)
         return FileResult(path, problems=(_located(path, e),))
+    m = m if m is not None else reader.match()
+    problems = [str(e) for e in m.errors]
     if a.skipped_games:
         problems.append(f"{path}: games {', '.join(map(str, a.skipped_games))} not analysed (errors in the record)")
     written = write_outputs(m, a, outputs) if outputs else []
     lines = tuple(a.json_lines(all_rows)) if want_lines else ()
+    actions = sum(len(g.actions) for g in m.games) if whole else reader.actions
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
-                      tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games),
+                      tuple(p.to_dict() for p in a.players_summary), actions,
                       tuple(comparison_lines(a)), (m.players[0], m.players[1]), m.length,
                       (m.final_score[0], m.final_score[1]))
 

@@ -15,6 +15,7 @@ from typing import Callable, Optional
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.matchstate import MAX_MATCH_LENGTH
+from bgtools.formats.read import length_problem
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
@@ -41,15 +42,6 @@ def format_of(out: str, to: Optional[str] = None) -> str:
     if fmt is None:
         raise ConvertError(f"{out}: cannot tell the format from the suffix; use --to mat|sgf|json")
     return fmt
-
-
-def length_problem(m: Match) -> Optional[MatchProblem]:
-    """A problem when the match is longer than a Match ID can hold (its positions then have
-    no Match ID or XGID, so it cannot be exported or analysed), else None."""
-    if 0 <= m.length <= MAX_MATCH_LENGTH:
-        return None
-    return MatchProblem(f"match length {m.length}: over {MAX_MATCH_LENGTH}, the longest match a Match ID "
-                        "can hold", m.source)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
 from bgtools.base.collector import gc_paused
-from bgtools.core.matchstate import MatchIDError
+from bgtools.core.matchstate import MAX_MATCH_LENGTH, MatchIDError
 from bgtools.formats.bgf import is_bgf, parse_bgf
 from bgtools.formats.matchjson import parse_json
 from bgtools.formats.matfile import iter_mat, parse_mat
@@ -29,7 +29,7 @@ from bgtools.model.problems import MatchFileError, MatchProblem
 from bgtools.model.checks import record_warnings
 from bgtools.model.replay import check_game, finish_match
 
-__all__ = ["read_match", "read_matches", "iter_games", "GameReader", "expand_paths", "detect_format", "detect_binary",
+__all__ = ["read_match", "read_matches", "iter_games", "GameReader", "length_problem", "expand_paths", "detect_format", "detect_binary",
            "decode_bytes",
            "MATCH_SUFFIXES", "Source"]
 
@@ -134,6 +134,15 @@ def _read_binary(raw: Union[str, bytes], fmt: str, fname: str, strict: bool, kee
     return replace(m, warnings=record_warnings(m))
 
 
+def length_problem(m: Match) -> Optional[MatchProblem]:
+    """A problem when the match is longer than a Match ID can hold (its positions then have
+    no Match ID or XGID, so it cannot be exported or analysed), else None."""
+    if 0 <= m.length <= MAX_MATCH_LENGTH:
+        return None
+    return MatchProblem(f"match length {m.length}: over {MAX_MATCH_LENGTH}, the longest match a Match ID "
+                        "can hold", m.source)
+
+
 MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf", ".json", ".oldmoves", ".sgf.gz", ".mat.gz", ".xg", ".xgp", ".bgf")
 
 
@@ -210,14 +219,16 @@ class GameReader:
     summary (number, line, score, result, errors), so that a ``.mat`` file of any length is
     read in the memory of one game.  Other formats, text and bytes are read whole first.
     After the loop: :meth:`match` (the header with the games' summaries and the record's
-    warnings), :attr:`plays`, :attr:`doubles`.  Errors as :func:`read_match`.
+    warnings; a file read whole: its Match), :attr:`actions`, :attr:`plays`, :attr:`doubles`.  Errors as
+    :func:`read_match`.
     """
 
     def __init__(self, source: Source, *, name: str = "", strict: bool = False, keep_steps: bool = False):
         self.source, self.name, self.strict, self.keep_steps = source, name, strict, keep_steps
         self.header: Optional[Match] = None
         self.games: list[Game] = []  #: summaries of the games read: no actions
-        self.plays = self.doubles = 0
+        self.plays = self.doubles = self.actions = 0
+        self.whole: Optional[Match] = None
 
     def __iter__(self) -> Iterator[tuple[Match, Game]]:
         path = self._mat_path()
@@ -259,6 +270,7 @@ class GameReader:
             self._steps_possible(read_match(self.source, strict=self.strict, name=self.name))
             raise
         self.header = replace(m, games=())
+        self.whole = m  # read whole anyway: :meth:`match` gives it as it is
         for g in m.games:
             self._count(g)
             yield self.header, g
@@ -266,8 +278,6 @@ class GameReader:
     def _steps_possible(self, head: Match) -> None:
         """Raise :class:`MatchFileError` when the games' steps (``keep_steps``) cannot be made:
         a match longer than a Match ID holds has no match state."""
-        from bgtools.formats.convert import length_problem
-
         prob = length_problem(head) if self.keep_steps else None
         if prob is not None:
             raise MatchFileError(prob)
@@ -292,6 +302,7 @@ class GameReader:
         return p if detect_format(text, str(p)) == "mat" else None
 
     def _count(self, g: Game) -> None:
+        self.actions += len(g.actions)
         self.plays += g.plays
         self.doubles += g.doubles
         self.games.append(replace(g, actions=(), props={}, notes=()))
@@ -300,6 +311,8 @@ class GameReader:
         """The match read (after the loop): the header, the games' summaries, the warnings."""
         if self.header is None:
             raise ValueError("GameReader.match(): the games have not been read")
+        if self.whole is not None:
+            return self.whole
         m = replace(self.header, games=tuple(self.games))
         return replace(m, warnings=record_warnings(m))
 
