@@ -55,9 +55,12 @@ def _same_reading(path: Path) -> None:
         assert str(ei.value) == str(e)
         return
     reader = GameReader(path, name=str(path))
-    games = [g for _, g in reader]
+    read = list(reader)
+    games = [g for _, g in read]
     m = reader.match()
     assert tuple(games) == whole.games
+    rules = (whole.players, whole.length, whole.crawford, whole.jacoby, whole.beavers, whole.tags)
+    assert all((h.players, h.length, h.crawford, h.jacoby, h.beavers, h.tags) == rules for h, _ in read)
     assert (m.players, m.length, m.crawford, m.jacoby, m.beavers, m.tags, m.format, m.source) == \
         (whole.players, whole.length, whole.crawford, whole.jacoby, whole.beavers, whole.tags, whole.format,
          whole.source)
@@ -107,7 +110,11 @@ def _mutants(tmp: Path, n: int) -> list[Path]:
 def test_streamed_reading_is_the_whole_reading(tmp_path, monkeypatch):
     """Every game read in its own piece (the smallest pieces), real files and mutated ones."""
     monkeypatch.setattr(readmod, "CHUNK_LINES", 1)
-    files = sorted(DATA.rglob("*.mat")) + sorted(DATA.rglob("*.txt")) + _mutants(tmp_path, 150)
+    game = "  1) 31: 8/5 6/5   42: 8/4 6/4\n      Wins 1 point\n\n"
+    (tmp_path / "late.mat").write_text(f" 0 point match\n\n Game 1\n{game} Game 2\n{game} Game 3\n"
+                                       f" Ann : 2                       Bo : 0\n{game}")  # players named in game 3
+    files = sorted(DATA.rglob("*.mat")) + sorted(DATA.rglob("*.txt")) + _mutants(tmp_path, 150) + \
+        [tmp_path / "late.mat"]
     streamed = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -350,7 +350,7 @@ def iter_mat(chunks: Iterable[tuple[int, list[str]]], file: str = "", strict: bo
     for start, lines in chunks:
         with gc_paused():
             go = _feed(r, _shifted(parse_lines(lines, p), start))
-        if r.games:
+        if r.games and r.players is not None:  # (the players come from the first score line)
             head = r.header()
             games, r.games = r.games, []
             for g in games:
