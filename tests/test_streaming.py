@@ -202,3 +202,30 @@ def test_one_match_length_limit():
     assert matchstate.MatchState(match_length=matchstate.MAX_MATCH_LENGTH).match_id()
     src = "\n".join(p.read_text() for p in (ROOT / "bgtools").rglob("*.py"))
     assert len(re.findall(r"2\s*\*\*\s*15\s*-\s*1|32767(?![\d.])", src)) == 1
+
+
+def test_streamed_file_reading_is_the_whole_reading(tmp_path, monkeypatch):
+    """Issues 38 items 9 and 13 together: ``read_file(stream=True)`` (what check, export and
+    annotate read) gives the whole reading's verdict, errors, warnings (the replay's too) and
+    counts, real files and mutated ones, unreadable ones included, with and without steps."""
+    monkeypatch.setattr(readmod, "CHUNK_LINES", 1)
+    (tmp_path / "long.mat").write_text(" 99999999 point match\n\n Game 1\n A : 0                        B : 0\n"
+                                       "  1) 31: 8/5 6/5                   42: 8/4 6/4\n")
+    (tmp_path / "none.mat").write_text(" Game 1\n A : 0                        B : 0\n  1) 31: 8/5 6/5\n")
+    files = sorted(DATA.rglob("*.mat")) + sorted(DATA.rglob("*.txt")) + _mutants(tmp_path, 60) + \
+        [tmp_path / "long.mat", tmp_path / "none.mat"]
+    verdicts: dict[str, int] = {}
+    warned = 0
+    for k, f in enumerate(files):
+        steps = k % 4 == 0 or f.name == "long.mat"
+        whole = readmod.read_file(f, name=str(f), keep_steps=steps)
+        got = readmod.read_file(f, name=str(f), keep_steps=steps, stream=True)
+        assert got.verdict == whole.verdict, f
+        assert [str(e) for e in got.errors] == [str(e) for e in whole.errors], f
+        assert [str(w) for w in got.warnings] == [str(w) for w in whole.warnings], f
+        assert (got.actions, got.plays, got.doubles) == (whole.actions, whole.plays, whole.doubles), f
+        assert (got.match.players, got.match.length, got.match.final_score, len(got.match.games)) == \
+            (whole.match.players, whole.match.length, whole.match.final_score, len(whole.match.games)), f
+        verdicts[whole.verdict] = verdicts.get(whole.verdict, 0) + 1
+        warned += bool(whole.warnings)
+    assert verdicts.get("unreadable", 0) >= 2 and verdicts.get("errors") and verdicts.get("ok") and warned

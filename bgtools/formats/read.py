@@ -2,7 +2,9 @@
 
 :func:`read_match` (path, text or bytes -> one replayed :class:`~bgtools.model.match.Match`),
 :func:`read_matches` (paths, folders -> one Match per file, streamed), :func:`iter_games`
-(one game at a time, with the match header).  The format is sniffed from the content and
+(one game at a time, with the match header), :func:`read_file` (one file as every command
+reads it: a :class:`FileReading` with the verdict and the warnings; :class:`FileStream` the
+same a game at a time).  The format is sniffed from the content and
 the name: ``.mat`` text and its dialects, gnubg SGF, FIBS oldmoves, bgtools JSON, and the
 binary eXtreme Gammon (``.xg``/``.xgp``) and BGBlitz (``.bgf``) files, sniffed from the bytes.
 """
@@ -279,13 +281,11 @@ class FileStream:
                     err = e.error if e.error.file else replace(e.error, file=self.name)
                     got, self._failed = None, FileReading(Match(("", ""), 0, source=self.name, file_errors=[err]), True)
             self._seen += _caught(caught)
-            if got is None:
+            head = got[0] if got is not None else self.reader.header
+            if first and head is not None and length_problem(head) is not None:  # (steps or not)
+                self._failed = _reading(replace(head, games=()), self._seen, self.name)
                 break
-            prob = length_problem(got[0]) if first else None
-            if prob is not None:
-                head = got[0]
-                self._failed = FileReading(Match(head.players, 0, source=self.name, format=head.format,
-                                                 file_errors=[prob]), True, tuple(self._seen))
+            if got is None:
                 break
             first = False
             yield got
