@@ -258,13 +258,13 @@ def test_decompression_bomb_refused_with_bounded_memory():
     # honest index: the declared size is over 1000x the compressed size, refused before inflating
     tracemalloc.start()
     try:
-        msg = _err(build_xg(head, {"temp.xg": members["temp.xg"], "temp.xgr": bomb}), "bomb.xg")
+        msg = _err(build_xg(head, {"temp.xg": members["temp.xg"], "temp.xgc": bomb}), "bomb.xg")
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert "decompression bomb" in msg and "temp.xgr" in msg and peak < 8 * 1024 * 1024
+    assert "decompression bomb" in msg and "temp.xgc" in msg and peak < 8 * 1024 * 1024
     # lying index (declares 1000 bytes): inflating stops at the bound, memory stays near it
-    lying = build_xg(head, {"temp.xg": members["temp.xg"], "temp.xgr": bomb}, osizes={"temp.xgr": 1000})
+    lying = build_xg(head, {"temp.xg": members["temp.xg"], "temp.xgc": bomb}, osizes={"temp.xgc": 1000})
     old = xgmod.MAX_MEMBER
     xgmod.MAX_MEMBER = 2 * 1024 * 1024
     tracemalloc.start()
@@ -492,3 +492,81 @@ def test_annotate_prints_how_our_classes_agree_with_the_files(tmp_path, monkeypa
     assert (tmp_path / (xg.name[:-3] + ".analysis.json")).exists()  # the .xg suffix is stripped
     r = CliRunner().invoke(app, ["annotate", str(xg), "--ply", "0"])
     assert "checker decisions vs eXtreme Gammon:" in r.stdout and "same class" in r.stdout
+
+
+def test_many_member_bomb_inflates_only_the_members_read():
+    """Issue 38 item 6: many extra members, each under the per-member and ratio limits, with
+    honest sizes and CRCs (the real file: 62 of 255 MiB, 15.8 GiB in all).  Only temp.xg and
+    temp.xgc are inflated, so memory stays that of the game records whatever the others hold."""
+    head, members = xg_parts(small_xg())
+    extra = bytes(range(256)) * 4096  # 1 MiB, about 250x compressible: under both limits
+    comp = zlib.compress(extra)
+    assert len(extra) < xgmod.MAX_MEMBER and len(extra) < len(comp) * xgmod.MAX_RATIO
+    many = {"temp.xg": members["temp.xg"]} | {f"temp.xgr{k}": extra for k in range(60)}
+    data = build_xg(head, many, raw={f"temp.xgr{k}": comp for k in range(60)})
+    assert len(data) < 1_000_000  # 60 MiB once inflated
+    tracemalloc.start()
+    try:
+        m = parse_xg(data, "many.xg")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(m.games) == 1 and not m.file_errors
+    assert peak < 4 * 1024 * 1024  # inflating every member held 60 MiB
+    assert set(xgmod.read_archive(data).members) == {"temp.xg"}
+    # a member the reader needs twice (the second would replace the first): refused
+    twice = build_xg(head, {"temp.xg": members["temp.xg"], "temp.xgc": b"{\\rtf1 a}\r\n"})
+    t = bytearray(twice)
+    index_end = len(t) - 36
+    regsize = struct.unpack_from("<i", t, index_end + 12)[0]
+    index = bytearray(zlib.decompress(bytes(t[index_end - regsize:index_end])))
+    index[532:532 + 8] = bytes([7]) + b"temp.xg"  # the second entry renamed temp.xg
+    assert "appears twice" in _err(_with_index(twice, bytes(index)), "twice.xg")
+
+
+def _with_index(data: bytes, index: bytes) -> bytes:
+    """``data`` (an XG file) with its archive index replaced (compressed again, CRC and trailer mended)."""
+    end = len(data) - 36
+    _crc, count, ver, regsize, arcsize, creg = struct.unpack_from("<Iiiiii", data, end)
+    body = data[end - regsize - arcsize:end - regsize]
+    cindex = zlib.compress(index)
+    trailer = struct.pack("<Iiiiii", zlib.crc32(body + cindex), count, ver, len(cindex), arcsize, 1)
+    return data[:end - regsize] + cindex + trailer + data[end + 24:]
+
+
+def test_total_inflated_size_is_bounded(monkeypatch):
+    """The members read are bounded together too (MAX_TOTAL), declared or actual: a clear
+    one-line error naming the file, before inflating past the bound."""
+    head, members = xg_parts(small_xg())
+    comments = b"{\\rtf1 " + " ".join(map(str, range(40_000))).encode() + b"}\r\n"
+    data = build_xg(head, {"temp.xg": members["temp.xg"], "temp.xgc": comments})
+    assert len(parse_xg(data, "ok.xg").games) == 1
+    monkeypatch.setattr(xgmod, "MAX_TOTAL", len(members["temp.xg"]) + 100_000)
+    msg = _err(data, "total.xg")
+    assert msg.startswith("total.xg: ") and "in all" in msg and "decompression bomb" in msg
+    # a lying index (temp.xgc declares 10 bytes): inflating stops at what is left of the bound
+    lying = build_xg(head, {"temp.xg": members["temp.xg"], "temp.xgc": comments}, osizes={"temp.xgc": 10})
+    msg = _err(lying, "lying.xg")
+    assert "temp.xgc" in msg and "decompression bomb" in msg
+
+
+def test_gzipped_match_text_is_inflated_within_the_bounds(tmp_path, monkeypatch):
+    """A .mat.gz / .sgf.gz is inflated with the same bounds (it was inflated whole, unbounded);
+    a gzip file of several members still reads."""
+    import gzip
+
+    text = (DATA / "kevung-gbf" / "test.mat").read_bytes()
+    (tmp_path / "two.mat.gz").write_bytes(gzip.compress(text[:1000]) + gzip.compress(text[1000:]))
+    assert read_match(tmp_path / "two.mat.gz").games == read_match(DATA / "kevung-gbf" / "test.mat").games
+    (tmp_path / "bomb.mat.gz").write_bytes(gzip.compress(text + b"\n" * (40 * 1024 * 1024), 1))
+    monkeypatch.setattr(xgmod, "MAX_MEMBER", 8 * 1024 * 1024)  # 256 MiB in use: a test that stays small
+    tracemalloc.start()
+    try:
+        with pytest.raises(MatchFileError) as ei:
+            read_match(tmp_path / "bomb.mat.gz")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    msg = str(ei.value)
+    assert msg.startswith(str(tmp_path / "bomb.mat.gz") + ": ") and "decompression bomb" in msg
+    assert peak < 24 * 1024 * 1024

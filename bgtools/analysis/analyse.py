@@ -35,7 +35,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 import numba as nb
 import numpy as np
@@ -46,11 +46,13 @@ from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.assess import CUBE_MAX_PLY
 from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
 from bgtools.engine.met import CubeStake, mwc_after
+from bgtools.formats.read import FileStream, GameReader
+from bgtools.model.game import Game
+from bgtools.model.match import Match
 
 if TYPE_CHECKING:
     from bgtools.analysis.evalcache import EvalStore
     from bgtools.engine.evaluation import Evaluator
-    from bgtools.model.match import Match
 
 __all__ = ["analyse_match", "AnalysisSettings", "MatchAnalysis", "Decision", "DecisionValuer", "resummarise"]
 
@@ -337,7 +339,7 @@ def _phase(position) -> str:
     return PHASES[int(position.classify())]
 
 
-def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = None, *,
+def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, evaluator: Optional[Evaluator] = None, *,
                   settings: Optional[AnalysisSettings] = None,
                   cache: Union[str, EvalStore, None] = "default", label: Optional[str] = None,
                   progress: Optional[Callable[[int], None]] = None) -> MatchAnalysis:
@@ -348,7 +350,10 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
     :class:`~bgtools.analysis.evalcache.EvalStore`, ``"default"`` (the user cache file) or None.
     ``label`` names the file in row keys (default ``match.source``).  ``progress(n)``
     is called with the number of actions done after each game.  Games with reading
-    errors are skipped (their 1-based indices in ``skipped_games``).
+    errors are skipped (their 1-based indices in ``skipped_games``).  ``match`` may be a
+    :class:`~bgtools.formats.read.GameReader` or :class:`~bgtools.formats.read.FileStream`
+    (``keep_steps=True``): the games are then
+    analysed as they are read, and let go after their analysis.
     """
     from bgtools.model.game import Beaver, Double, Drop, Roll, Take
     from bgtools.model.replay import replay_game
@@ -360,14 +365,23 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
 
         cache, own_cache = EvalStore(), True
     an = _Analyser(evaluator, s, cache)
-    length_ok = match.length <= an.met.length
-    label = label if label is not None else (match.source or "<match 1>")
-    names = (match.players[0] or "player 0", match.players[1] or "player 1")
     decisions: list[Decision] = []
     games: list[GameSummary] = []
     skipped: list[int] = []
+    reader: Optional[Union[GameReader, FileStream]] = None
+    read: Iterable[tuple[Match, Game]]
+    if isinstance(match, (GameReader, FileStream)):
+        reader = read = match
+    else:
+        whole = match
+        read = ((whole, g) for g in whole.games)
     try:
-        for gi, g in enumerate(match.games):
+        for gi, (head, g) in enumerate(read):
+            if gi == 0:  # (a reader knows the header once it has read the first game)
+                match = head
+            length_ok = head.length <= an.met.length
+            names = (head.players[0] or "player 0", head.players[1] or "player 1")
+            label = label if label is not None else (head.source or "<match 1>")
             if g.errors or g.props.get("_setup"):
                 skipped.append(gi + 1)
                 if progress:
@@ -376,7 +390,7 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
             turn, opened_by, first_roll = 0, None, True
             pending: Optional[tuple[CubeAnalysis, _Ctx, int]] = None
             prefix = f"{label}:{gi + 1}:"
-            for st in replay_game(match, g, gi):
+            for st in replay_game(head, g, gi):
                 a = st.action
                 pl = a.player
                 if isinstance(a, Roll):
@@ -480,6 +494,12 @@ def analyse_match(match: Match, ply: int = 2, evaluator: Optional[Evaluator] = N
         hits, misses = (cache.hits, cache.misses) if cache is not None else (0, 0)
         if own_cache:
             cache.close()
+    if reader is not None:
+        match = reader.match()  # the header and the games' summaries
+    assert isinstance(match, Match)
+    length_ok = match.length <= an.met.length
+    label = label if label is not None else (match.source or "<match 1>")
+    names = (match.players[0] or "player 0", match.players[1] or "player 1")
     summaries = tuple(_summary(match, p, names[p], decisions, an.met, length_ok) for p in (0, 1))
     from bgtools.analysis.filecompare import attach_file_figures  # the file's own analysis beside ours
 
@@ -492,7 +512,7 @@ def resummarise(match: Match, analysis: MatchAnalysis, decisions: Sequence[Decis
     totals made again from them (file figures are left to the caller)."""
     from bgtools.engine.met import load_met
 
-    met = load_met()
+    met = analysis.settings.met or load_met()  # the table the analysis used
     length_ok = match.length <= met.length
     summaries = tuple(_summary(match, p, analysis.players[p], decisions, met, length_ok) for p in (0, 1))
     games = tuple(replace(g, loss=tuple(sum(d.equity_loss for d in decisions if d.game == g.game and d.player == p

@@ -17,13 +17,15 @@ from bgtools.analysis.sgfout import annotated_match
 from bgtools.analysis.xgpr import attach_xg_pr
 from bgtools.base.fileio import atomic_path, atomic_write
 from bgtools.formats.matchjson import to_json_dict
-from bgtools.formats.read import MATCH_SUFFIXES, read_file
+from bgtools.formats.read import MATCH_SUFFIXES, FileReading, FileStream, read_file
 from bgtools.formats.sgf import format_sgf
 
 __all__ = ["OUTPUT_FORMATS", "AnnotateTask", "FileResult", "output_paths", "match_json", "write_outputs", "annotate_file"]
 
 
 OUTPUT_FORMATS = ("json", "jsonl", "csv", "parquet", "sgf", "html")
+#: outputs that hold the match itself (the others only its analysis)
+_WHOLE_MATCH = frozenset({"json", "sgf", "html"})
 _SUFFIX = {"json": ".analysis.json", "jsonl": ".analysis.jsonl", "csv": ".analysis.csv",
            "parquet": ".analysis.parquet", "sgf": ".analysed.sgf", "html": ".report.html"}
 
@@ -102,19 +104,32 @@ class AnnotateTask(NamedTuple):
 def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     """Analyse one file and write its outputs; problems are returned, never raised."""
     path, outputs, settings, use_cache, want_lines, all_rows, pr = AnnotateTask(*task)
+    # outputs of the match itself, or a level's re-valuation (it sums the match again): read it whole
+    whole = bool(_WHOLE_MATCH.intersection(outputs)) or settings.level is not None
+    stream: Optional[FileStream] = None
     try:  # read as every command reads it (the same verdict, the same warnings)
-        r = read_file(Path(path), name=path, keep_steps=True)
+        if whole:
+            r: FileReading = read_file(Path(path), name=path, keep_steps=True)
+        else:  # a game at a time, each let go after its analysis
+            stream = FileStream(Path(path), name=path, keep_steps=True)
     except (OSError, UnicodeDecodeError, ValueError) as e:
         return FileResult(path, problems=(_located(path, e),))
-    warned = tuple(w.plain() for w in r.warnings)
-    if r.unreadable:
-        return FileResult(path, problems=tuple(str(e) for e in r.errors), warnings=warned)
+    if stream is None and r.unreadable:
+        return _unreadable(path, r)
+    try:
+        a = analyse_level(r.match if stream is None else stream, settings,
+                          cache="default" if use_cache else None, label=path)
+    except (OSError, UnicodeDecodeError, ValueError) as e:  # (a stream reads as it goes)
+        if stream is not None and stream.failed:
+            return _unreadable(path, stream.reading())
+        return FileResult(path, problems=(_located(path, e),), warnings=_warned(r if stream is None else None))
+    if stream is not None:
+        r = stream.reading()
+        if r.unreadable:
+            return _unreadable(path, r)
+    warned = _warned(r)
     m = r.match
     problems = [str(e) for e in m.errors]
-    try:
-        a = analyse_level(m, settings, cache="default" if use_cache else None, label=path)
-    except ValueError as e:
-        return FileResult(path, problems=(_located(path, e),), warnings=warned)
     a = attach_xg_pr(m, a)
     bad = [n for n in a.skipped_games if m.games[n - 1].errors]  # (the others start from an edited
     if bad:  # board: the reading's warning says so)
@@ -122,9 +137,17 @@ def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     written = write_outputs(m, a, outputs) if outputs else []
     lines = tuple(a.json_lines(all_rows, xg_counted=pr == "xg")) if want_lines else ()
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
-                      tuple(p.to_dict() for p in a.players_summary), sum(len(g.actions) for g in m.games),
+                      tuple(p.to_dict() for p in a.players_summary), r.actions,
                       tuple(comparison_lines(a)), (m.players[0], m.players[1]), m.length,
                       (m.final_score[0], m.final_score[1]), warned, a.xg_pr, a.level)
+
+
+def _warned(r: Optional[FileReading]) -> tuple[str, ...]:
+    return tuple(w.plain() for w in r.warnings) if r is not None else ()
+
+
+def _unreadable(path: str, r: FileReading) -> FileResult:
+    return FileResult(path, problems=tuple(str(e) for e in r.errors), warnings=_warned(r))
 
 
 def _located(path: str, e: Exception) -> str:

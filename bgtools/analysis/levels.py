@@ -38,10 +38,12 @@ from typing import TYPE_CHECKING, Optional, Union
 from bgtools.analysis.analyse import DecisionValuer, analyse_match, resummarise
 from bgtools.analysis.records import AnalysisSettings, Candidate, CubeAnalysis, Decision, MatchAnalysis, error_class
 
+from bgtools.formats.read import FileStream
+from bgtools.model.match import Match
+
 if TYPE_CHECKING:
-    from bgtools.analysis.evalcache import EvalCache
+    from bgtools.analysis.evalcache import EvalStore
     from bgtools.engine.evaluation import Evaluator
-    from bgtools.model.match import Match
 
 __all__ = ["TIERS", "CLOSE_CHECKER", "CLOSE_CUBE", "ROLLOUT_MARGIN", "ROLLOUT_CANDIDATES", "analyse_level",
            "is_close"]
@@ -240,11 +242,14 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -
 
 
 # ----------------------------------------------------------------------------- the plan
-def analyse_level(match: Match, settings: AnalysisSettings, evaluator: Optional[Evaluator] = None, *,
-                  cache: Union[str, EvalCache, None] = "default", label: Optional[str] = None) -> MatchAnalysis:
-    """Analyse ``match`` at ``settings.level`` (None: :func:`analyse_match` at ``settings.ply``)."""
+def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, evaluator: Optional[Evaluator] = None, *,
+                  cache: Union[str, EvalStore, None] = "default", label: Optional[str] = None) -> MatchAnalysis:
+    """Analyse ``match`` at ``settings.level`` (None: :func:`analyse_match` at ``settings.ply``,
+    which also takes a :class:`~bgtools.formats.read.FileStream`; a level needs the match whole)."""
     if settings.level is None:
         return analyse_match(match, settings=settings, evaluator=evaluator, cache=cache, label=label)
+    if not isinstance(match, Match):
+        raise TypeError("an analysis level re-sums the match: give the Match, not a stream")
     screen_ply, deep, roll = TIERS[settings.level]
     s = replace(settings, ply=screen_ply)
     t = time.process_time()
@@ -253,10 +258,10 @@ def analyse_level(match: Match, settings: AnalysisSettings, evaluator: Optional[
     seconds = {"screen": time.process_time() - t}
     counts = {"screen": sum(not d.forced for d in decisions)}
     if deep or roll:
-        from bgtools.analysis.evalcache import EvalCache
+        from bgtools.analysis.evalcache import EvalStore
 
         own = isinstance(cache, str)
-        db = EvalCache() if isinstance(cache, str) else cache
+        db = EvalStore() if isinstance(cache, str) else cache
         try:
             if deep:
                 t = time.process_time()

@@ -41,18 +41,20 @@ def match_files(paths: list[str], allow_stdin: bool = True) -> list[str]:
     return files
 
 
-def read_input(path: str, strict: bool = False, data: Optional[bytes] = None, keep_steps: bool = False):
+def read_input(path: str, strict: bool = False, data: Optional[bytes] = None, keep_steps: bool = False,
+               stream: bool = False):
     """The :class:`~bgtools.formats.read.FileReading` of one input as every command reads it
-    (``path`` '-' reads ``data``, the bytes of stdin; a path that is no file is unreadable)."""
+    (``path`` '-' reads ``data``, the bytes of stdin; a path that is no file is unreadable;
+    ``stream``: a game at a time, see :func:`~bgtools.formats.read.read_file`)."""
     from bgtools.formats.read import FileReading, read_file
     from bgtools.model.match import Match
     from bgtools.model.problems import MatchProblem
 
     if path == "-":
-        return read_file(data or b"", name="<stdin>", strict=strict, keep_steps=keep_steps)
+        return read_file(data or b"", name="<stdin>", strict=strict, keep_steps=keep_steps, stream=stream)
     if not Path(path).is_file():
         return FileReading(Match(("", ""), 0, source=path, file_errors=[MatchProblem("no such file", path)]), True)
-    return read_file(Path(path), name=path, strict=strict, keep_steps=keep_steps)
+    return read_file(Path(path), name=path, strict=strict, keep_steps=keep_steps, stream=stream)
 
 
 def check(
@@ -120,9 +122,9 @@ def check_file(task: tuple) -> tuple[dict, bool, list[str], list[str]]:
     from bgtools.model.match import match_summary
 
     path, strict, data = task
-    r = read_input(path, strict, data)
-    return (match_summary(r.match, r.warnings), r.unreadable, [str(e) for e in r.errors],
-            [w.plain() for w in r.warnings])
+    r = read_input(path, strict, data, stream=True)  # (a game at a time: the games' summaries kept)
+    return (match_summary(r.match, r.warnings) | {"plays": r.plays, "doubles": r.doubles}, r.unreadable,
+            [str(e) for e in r.errors], [w.plain() for w in r.warnings])
 
 
 def _warm() -> None:

@@ -30,10 +30,13 @@ __all__ = [
     "to_xgid",
     "parse_any_id",
     "MAX_CUBE",
+    "MAX_MATCH_LENGTH",
 ]
 
 #: the largest cube value gnubg accepts (2^12); see :meth:`MatchState.impossibility`
 MAX_CUBE = 4096
+#: the longest match, and the highest score, the Match ID's 15-bit fields hold
+MAX_MATCH_LENGTH = 2**15 - 1
 
 _B64_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
@@ -93,10 +96,10 @@ class MatchState:
             d = (d[1], d[0])
         object.__setattr__(self, "dice", d)
         object.__setattr__(self, "game_state", GameState(self.game_state))
-        if not 0 <= self.match_length < 2**15:
+        if not 0 <= self.match_length <= MAX_MATCH_LENGTH:
             raise MatchIDError(f"match length {self.match_length} out of range")
         s = tuple(int(x) for x in self.score)
-        if len(s) != 2 or min(s) < 0 or max(s) >= 2**15:
+        if len(s) != 2 or min(s) < 0:  # (a money session's running score may pass what a Match ID holds)
             raise MatchIDError(f"score {self.score} out of range")
         object.__setattr__(self, "score", s)
 
@@ -166,7 +169,11 @@ class MatchState:
 
     # -- gnubg Match ID --------------------------------------------------------------
     def match_id(self) -> str:
-        """The 12-character gnubg Match ID."""
+        """The 12-character gnubg Match ID (:class:`MatchIDError` for a score past
+        :data:`MAX_MATCH_LENGTH`, which its fields cannot hold)."""
+        if max(self.score) > MAX_MATCH_LENGTH:
+            raise MatchIDError(f"score {self.score[0]}-{self.score[1]} is past {MAX_MATCH_LENGTH}, the highest "
+                               "a Match ID can hold")
         fields = [
             (self.cube.bit_length() - 1, 4),
             (3 if self.cube_owner == -1 else self.cube_owner, 2),

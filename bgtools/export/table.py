@@ -35,14 +35,15 @@ import pandas as pd
 from bgtools.formats.metadata import STANDARD_KEYS
 from bgtools.model.game import Beaver, Double, Drop, Game, Resign, Roll, SetBoard, Take, Win
 from bgtools.model.match import Match
-from bgtools.model.problems import MatchWarning
+from bgtools.core.matchstate import MatchIDError
+from bgtools.model.problems import MatchProblem, MatchWarning
 from bgtools.model.replay import replay_game
 from bgtools.core.position import PositionClass
 from bgtools.core.tags import tags_for_step
 
 __all__ = [
     "Column", "COLUMNS", "LEVELS", "FORMATS", "to_dataframe", "columns_for", "read_csv", "left_out",
-    "empty_columns", "frame", "ROW_BUILDERS", "ACTIONS", "GAME_COLUMNS", "MATCH_COLUMNS", "MOVE_COLUMNS",
+    "empty_columns", "frame", "ROW_BUILDERS", "GAME_ROW_BUILDERS", "match_rows", "ACTIONS", "GAME_COLUMNS", "MATCH_COLUMNS", "MOVE_COLUMNS",
 ]
 
 LEVELS = ("moves", "games", "matches")
@@ -106,10 +107,10 @@ MOVE_COLUMNS = (
                                      "(all checkers home, no contact) or over", CLASSES),
     _C("cube", "int32", "cube value before the action"),
     _C("cube_owner", "category", "centre, player or opponent (from the acting player's side)", OWNERS),
-    _C("score_player", "int16", "acting player's score before the game"),
-    _C("score_opponent", "int16", "other player's score before the game"),
-    _C("away_player", "Int16", "points the acting player still needs (empty for money)"),
-    _C("away_opponent", "Int16", "points the other player still needs (empty for money)"),
+    _C("score_player", "int32", "acting player's score before the game"),
+    _C("score_opponent", "int32", "other player's score before the game"),
+    _C("away_player", "Int32", "points the acting player still needs (empty for money)"),
+    _C("away_opponent", "Int32", "points the other player still needs (empty for money)"),
     _C("match_length", "int16", "match length, 0 = money session"),
     _C("crawford", "bool", "this game is the Crawford game"),
     _C("legal_plays", "Int16", "rolls only: number of legal plays (distinct resulting positions)"),
@@ -134,8 +135,8 @@ GAME_COLUMNS = (
     _C("player0", "category", "first-named player"),
     _C("player1", "category", "second-named player"),
     _C("match_length", "int16", "match length, 0 = money session"),
-    _C("score0", "int16", "first player's score before the game"),
-    _C("score1", "int16", "second player's score before the game"),
+    _C("score0", "int32", "first player's score before the game"),
+    _C("score1", "int32", "second player's score before the game"),
     _C("crawford", "bool", "this game is the Crawford game"),
     _C("actions", "int32", "number of actions (rows at the moves level)"),
     _C("plays", "int32", "checker plays that moved a checker"),
@@ -223,15 +224,26 @@ def left_out(g: Game, keep_bad: bool) -> bool:
 
 def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     """Append the moves rows of ``m`` to the column lists in ``out``; returns the row count."""
+    notes: list[MatchProblem] = []
+    n = sum(game_move_rows(m, gi, g, match_no, out, keep_bad, notes) for gi, g in enumerate(m.games))
+    for p in notes:
+        warnings.warn(MatchWarning(p), stacklevel=3)
+    return n
+
+
+def game_move_rows(m: Match, gi: int, g: Game, match_no: int, out: dict, keep_bad: bool,
+                   notes: list[MatchProblem]) -> int:
+    """Append the moves rows of game ``g`` (index ``gi``) of ``m`` to the column lists in ``out``;
+    returns the row count.  A Match ID that cannot be written (a money session's score past
+    what it holds) is left empty, and said in ``notes`` (a warning, once: while ``notes`` is
+    empty)."""
     want_ids = [k for k in _IDS if k in out]
     want_tags = "tags" in out
     file = _label(m, match_no)
     names = (_name(m.players[0]), _name(m.players[1]))
     length = m.length
-    rows = []
-    for gi, g in enumerate(m.games):
-        if left_out(g, keep_bad):
-            continue
+    rows: list[list] = []
+    if not left_out(g, keep_bad):
         res = g.result
         broken = bool(g.props.get("_setup"))  # board edited in the record: positions unknown
         turn = 0
@@ -268,7 +280,7 @@ def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
             else:
                 pos = st.position
                 ids = [st.position_id if "position_id" in want_ids else None,
-                       st.match_id if "match_id" in want_ids else None,
+                       _match_id(st, m, g, notes) if "match_id" in want_ids else None,
                        st.xgid if "xgid" in want_ids else None]
                 a_pips, b_pips = pos.pips
                 a_off, b_off = pos.borne_off
@@ -293,6 +305,17 @@ def _move_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
                 broken = True
     _append(out, rows, MOVE_COLUMNS)
     return len(rows)
+
+
+def _match_id(st, m: Match, g: Game, notes: list[MatchProblem]) -> Optional[str]:
+    """The Match ID of a step, or None (said once in ``notes``) where the score is past what it holds."""
+    try:
+        return st.match_id
+    except MatchIDError as e:
+        if not notes:
+            notes.append(MatchProblem(f"{e}: match_id left empty where the score is past it (the other columns "
+                                      "are written)", m.source, g.line, 0, g.number, 0))
+        return None
 
 
 def _file_figures(a) -> list:
@@ -333,12 +356,16 @@ def _final_cube(g: Game) -> int:
 
 
 def _game_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
+    return sum(game_rows(m, gi, g, match_no, out, keep_bad) for gi, g in enumerate(m.games))
+
+
+def game_rows(m: Match, gi: int, g: Game, match_no: int, out: dict, keep_bad: bool,
+              notes: Optional[list[MatchProblem]] = None) -> int:
+    """Append the ``games`` row of game ``g`` (index ``gi``) of ``m`` to ``out``; returns 0 or 1."""
     file = _label(m, match_no)
     names = (_name(m.players[0]), _name(m.players[1]))
     rows = []
-    for gi, g in enumerate(m.games):
-        if left_out(g, keep_bad):
-            continue
+    if not left_out(g, keep_bad):
         r = g.result
         rows.append([f"{file}:{gi + 1}", file, match_no, gi + 1, names[0], names[1], m.length, g.score[0],
                      g.score[1], g.crawford, len(g.actions), g.plays, g.doubles, _final_cube(g),
@@ -348,7 +375,9 @@ def _game_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     return len(rows)
 
 
-def _match_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
+def match_rows(m: Match, match_no: int, out: dict, keep_bad: bool, counts: Optional[tuple[int, int]] = None) -> int:
+    """The ``matches`` row of ``m``; ``counts``: its (plays, doubles) when its games are
+    summaries without their actions (:class:`~bgtools.formats.read.GameReader`)."""
     if not m.games and m.file_errors:  # unreadable
         return 0
     file = _label(m, match_no)
@@ -357,13 +386,16 @@ def _match_rows(m: Match, match_no: int, out: dict, keep_bad: bool) -> int:
     winner = None
     if m.length > 0 and max(s0, s1) >= m.length:
         winner = names[0] if s0 > s1 else names[1]
+    plays, doubles = counts if counts is not None else (m.plays, m.doubles)
     _append(out, [[file, file, match_no, m.format or None, names[0], names[1], m.length, len(m.games),
-                   m.plays, m.doubles, s0, s1, winner, len(m.errors)]
+                   plays, doubles, s0, s1, winner, len(m.errors)]
                   + [_text(m.tags.get(k)) for k in STANDARD_KEYS]], MATCH_COLUMNS)
     return 1
 
 
-ROW_BUILDERS = {"moves": _move_rows, "games": _game_rows, "matches": _match_rows}
+ROW_BUILDERS = {"moves": _move_rows, "games": _game_rows, "matches": match_rows}
+#: the rows of one game: ``build(match, game_index, game, match_no, out, keep_bad, notes)``
+GAME_ROW_BUILDERS = {"moves": game_move_rows, "games": game_rows}
 
 
 def frame(data: dict, cols: Sequence[Column]) -> pd.DataFrame:

@@ -19,7 +19,8 @@ import pandas as pd
 
 from bgtools.base.fileio import atomic_path
 from bgtools.base.parallel import chunk_size, ordered_map
-from bgtools.export.table import ROW_BUILDERS, columns_for, empty_columns, frame, left_out
+from bgtools.export.table import GAME_ROW_BUILDERS, columns_for, empty_columns, frame, left_out, match_rows
+from bgtools.model.problems import MatchProblem
 
 __all__ = ["export_files", "write_dataframe", "ExportReport", "FileProblem", "output_format"]
 
@@ -79,37 +80,64 @@ def _require_pyarrow():
     return pyarrow
 
 
-def _work(task) -> tuple[object, Optional[FileProblem], int]:
-    """Worker: read one file, build its rows and render them for the output format.
+#: rows rendered at a time when a file is written to CSV or JSON lines (to Parquet a file's rows
+#: make one table, as its schema and row groups come from whole files)
+CHUNK_ROWS = 16384
 
-    Runs in a pool process when jobs > 1, so the costly part of the export is parallel;
-    returns (payload, problem or None, rows).
+
+def _work(task) -> Union[list, Iterator[tuple]]:
+    """Worker: read one file a game at a time, build its rows and render them for the output
+    format.  Runs in a pool process when jobs > 1, so the costly part of the export is parallel.
+
+    Returns the pieces of the file's output: ``("rows", payload, n)`` for each rendered batch,
+    then ``("end", FileProblem or None)`` (its errors and warnings); a list, or (the
+    task's last field true: one process) a generator, so that a file of any length is read,
+    replayed and written a batch at a time.
     """
-    match_no, path, data, level, names, keep_bad, fmt = task
-    from bgtools.formats.read import read_file
+    pieces = _pieces(task)
+    return pieces if task[-1] else list(pieces)
+
+
+def _pieces(task) -> Iterator[tuple]:
+    match_no, path, data, level, names, keep_bad, fmt, _lazy = task
+    from bgtools.formats.read import FileStream
 
     cols = columns_for(level, names)
     rows = empty_columns(cols)
+    build = GAME_ROW_BUILDERS.get(level)
+    batch = CHUNK_ROWS if fmt != "parquet" else 0
+    notes: list[MatchProblem] = []
     problem = None
-    warned: tuple = ()
-    try:  # read as every command reads it (the same verdict, the same warnings)
-        r = read_file(data if data is not None else Path(path), name=path, keep_steps=level == "moves")
+    warned: tuple[str, ...] = ()
+    n = 0
+    try:  # read as every command reads it (the same verdict, the same warnings), a game at a time
+        stream = FileStream(data if data is not None else Path(path), name=path, keep_steps=level == "moves")
+        for gi, (head, g) in enumerate(stream):
+            if build is not None:
+                n += build(head, gi, g, match_no, rows, keep_bad, notes)
+                if batch and n >= batch:
+                    yield "rows", _payload(frame(rows, cols), fmt), n
+                    rows, n = empty_columns(cols), 0
+        r = stream.reading()
         m, warned = (None if r.unreadable else r.match), tuple(w.plain() for w in r.warnings)
         if r.unreadable:
             problem = FileProblem(path, tuple(_where(e) for e in r.errors), unreadable=True)
     except Exception as e:  # an unexpected parser failure must not stop a batch export
         m, problem = None, FileProblem(path, (f"unexpected error: {type(e).__name__}: {e}",), unreadable=True)
-    n = 0
     if m is not None:
-        n = ROW_BUILDERS[level](m, match_no, rows, keep_bad)
+        if build is None:
+            n += match_rows(m, match_no, rows, keep_bad, (r.plays, r.doubles))
         errs = m.errors
         if errs:
             left = sum(1 for g in m.games if left_out(g, keep_bad))
             problem = FileProblem(path, tuple(_where(e) for e in errs), left, unreadable=not m.games)
+    warned += tuple(p.plain() for p in notes)  # (a Match ID left empty: said once)
     if problem is not None or warned:
         problem = FileProblem(path, problem.errors if problem else (), problem.games_left_out if problem else 0,
                               problem.unreadable if problem else False, warned)
-    return (_payload(frame(rows, cols), fmt) if n else None), problem, n
+    if n:
+        yield "rows", _payload(frame(rows, cols), fmt), n
+    yield "end", problem
 
 
 def _where(e) -> str:
@@ -285,10 +313,11 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
         for f in files:
             count += 1
             data = sys.stdin.buffer.read() if f == "-" else None
-            yield (count, "<stdin>" if f == "-" else f, data, level, names, keep_bad_games, fmt)
+            yield (count, "<stdin>" if f == "-" else f, data, level, names, keep_bad_games, fmt, lazy)
 
     problems: list[FileProblem] = []
     total = 0
+    lazy = jobs <= 1 and dask is None  # in this process: each file streamed to the output
     if jobs > 1 and dask is None:
         from bgtools.formats.read import read_match
 
@@ -298,12 +327,13 @@ def export_files(paths: Iterable[Union[str, os.PathLike]], out: str, *, level: s
             results = ordered_map(_work, tasks(), jobs=jobs, dask=dask,
                                   chunk=chunk_size(len(files), jobs) if isinstance(files, list) else 1)
             with closing(results), (progress(len(files)) if progress else _no_progress()) as advance:  # type: ignore
-                for payload, problem, n in results:
-                    if n:
-                        sink.write(payload, n, batch_rows)
-                    total += n
-                    if problem is not None:
-                        problems.append(problem)
+                for pieces in results:
+                    for piece in pieces:
+                        if piece[0] == "rows":
+                            sink.write(piece[1], piece[2], batch_rows)
+                            total += piece[2]
+                        elif piece[1] is not None:
+                            problems.append(piece[1])
                     advance()
             if not total and any(p.unreadable for p in problems):
                 raise _NothingRead  # no output at all rather than a header alone for input that cannot be read

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from bgtools.base.errors import BgtoolsError
-from bgtools.formats.read import MAX_MATCH_LENGTH, length_problem
+from bgtools.core.matchstate import MAX_MATCH_LENGTH
+from bgtools.formats.read import length_problem
 from bgtools.model.game import Game, crawford_flags
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchProblem

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import replace
-from typing import Optional
+from typing import Iterable, Iterator, Optional
 
 from bgtools.base.collector import gc_paused
 from bgtools.base.errors import BgtoolsError
@@ -33,7 +33,7 @@ from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem, MatchWarning
 from bgtools.model.replay import apply_steps
 
-__all__ = ["parse_mat", "mat_from_lines", "write_mat", "format_mat", "grammar_text", "build_parser",
+__all__ = ["parse_mat", "mat_from_lines", "iter_mat", "write_mat", "format_mat", "grammar_text", "build_parser",
            "mat_parser", "mat_lines", "MatWriteError", "snowie_sides", "xg_set_pos"]
 
 
@@ -304,16 +304,21 @@ class _Reader:
 
     def match(self) -> Match:
         self.close()
+        return self.header(tuple(self.games))
+
+    def header(self, games: tuple[Game, ...] = ()) -> Match:
+        """The match read so far with ``games`` (the header alone: the games streamed)."""
         if self.length is None:
             raise MatchFileError(MatchProblem("no 'N point match' line: not a .mat match file", self.file))
-        length, games, tags = self.length, self.games, self.tags
+        length, tags = self.length, self.tags
         lower = {k.lower(): v.strip().lower() for k, v in tags.items()}
         crawford = lower.get("crawford", "on") != "off"
         jacoby = length == 0 and lower.get("jacoby", "off") == "on"
         beavers = (length == 0 and lower.get("beaver", "off") == "on") or self.beavers
         players = self.players or ("", "")
-        return Match(players, length, tuple(games), crawford=crawford, jacoby=jacoby,
-                     beavers=beavers, tags=with_standard(tags, mat_standard(tags, players, self.line_ratings)), source=self.file, format="mat", file_errors=self.file_errors)
+        return Match(players, length, games, crawford=crawford, jacoby=jacoby, beavers=beavers,
+                     tags=with_standard(tags, mat_standard(tags, players, self.line_ratings)), source=self.file,
+                     format="mat", file_errors=self.file_errors)
 
 
 def parse_mat(text: str, file: str = "", strict: bool = False, parser=None) -> Match:
@@ -333,6 +338,12 @@ def parse_mat(text: str, file: str = "", strict: bool = False, parser=None) -> M
 def mat_from_lines(parsed, file: str = "", strict: bool = False) -> Match:
     """The unreplayed :class:`Match` of lines parsed by :func:`~bgtools.formats.matgrammar.parse_lines`."""
     r = _Reader(file, strict)
+    _feed(r, parsed)
+    return r.match()
+
+
+def _feed(r: _Reader, parsed) -> bool:
+    """Hand the parsed lines to the reader; False when reading must stop (a second match)."""
     line = r.line
     dice = _DICE
     for kind, lineno, data in parsed:
@@ -347,8 +358,54 @@ def mat_from_lines(parsed, file: str = "", strict: bool = False) -> Match:
                                            Roll(1, dice[v1[0]], None, "play", " ".join(v1[1]), lineno, c1 + 1, num))
                         continue
         if not line(kind, lineno, data):
+            return False
+    return True
+
+
+def iter_mat(chunks: Iterable[tuple[int, list[str]]], file: str = "", strict: bool = False, *,
+             beavers: bool = False, parser=None) -> Iterator[tuple[Match, Optional[Game]]]:
+    """The unreplayed games of a ``.mat`` text given in pieces, one at a time: ``(header, game)``,
+    the header being the match without its games; then ``(header, None)`` once at the end.
+
+    ``chunks``: (0-based index of the first line, lines as :func:`mat_lines` gives them), each
+    piece after the first starting at a ``Game`` line, so that it parses as it would in the
+    whole text.  ``beavers``: whether a beaver cell is read anywhere in the file (a rule of the
+    whole match that the games read before it need).  What :func:`parse_mat` reads, piece by
+    piece: memory is that of one piece and one game, whatever the length of the text.
+    """
+    r = _Reader(file, strict)
+    r.beavers = beavers
+    p = parser or mat_parser()
+    go = True
+    for start, lines in chunks:
+        with gc_paused():
+            go = _feed(r, _shifted(parse_lines(lines, p), start))
+        if r.games and r.players is not None:  # (the players come from the first score line)
+            head = r.header()
+            games, r.games = r.games, []
+            for g in games:
+                yield head, g
+        if not go:
             break
-    return r.match()
+    r.close()
+    head = r.header()
+    for g in r.games:
+        yield head, g
+    yield head, None
+
+
+def _shifted(parsed: list, by: int) -> list:
+    """Parsed lines of a piece starting at line index ``by``, numbered as in the whole text."""
+    if not by:
+        return parsed
+    out = []
+    for kind, lineno, data in parsed:
+        if kind == "move_line" or kind == "move_line_repeat":
+            data = (*data[:2], [(c[0], c[1], c[2], c[3] + by) for c in data[2]], *data[3:])
+        elif kind == "cell_line":
+            data = [(c[0], c[1], c[2], c[3] + by) for c in data]
+        out.append((kind, lineno + by, data))
+    return out
 
 
 # --------------------------------------------------------------------------- writer

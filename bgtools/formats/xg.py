@@ -28,7 +28,7 @@ from bgtools.model.match import Match
 from bgtools.model.problems import MatchFileError, MatchProblem
 
 __all__ = ["parse_xg", "is_xg", "inflate_bounded", "TruncatedStream", "record_counts", "read_archive", "xg_level", "XG_MAGIC",
-           "RECORD_SIZE", "MAX_MEMBER", "MAX_RATIO", "MAX_RECORDS"]
+           "RECORD_SIZE", "MAX_MEMBER", "MAX_RATIO", "MAX_RECORDS", "MAX_TOTAL", "READ_MEMBERS"]
 
 XG_MAGIC = b"RGMH"
 HEADER_SIZE = 8232
@@ -37,6 +37,9 @@ INDEX_ENTRY = 532
 RECORD_SIZE = 2560
 MAX_MEMBER = 256 * 1024 * 1024  #: a member inflating past this is refused (decompression bomb)
 MAX_RATIO = 1000  #: ... and so is one growing past this many times its compressed size
+MAX_TOTAL = MAX_MEMBER  #: ... and the members read, together, past this (many members each under the limits)
+#: the members the reader needs: the game records and their comments; the others are never inflated
+READ_MEMBERS = ("temp.xg", "temp.xgc")
 MAX_RECORDS = 100_000  #: records of temp.xg read at most
 MAX_MEMBERS = 64
 NOT_ANALYSED = -1000.0
@@ -57,13 +60,18 @@ class TruncatedStream(BgtoolsError, ValueError):
         self.partial = partial
 
 
-def inflate_bounded(data: bytes, what: str, expected: Optional[int] = None, wbits: int = 15) -> bytes:
-    """Inflate ``data`` (zlib; ``wbits=31`` gzip), refusing output past :data:`MAX_MEMBER` or
-    :data:`MAX_RATIO` times the input (a decompression bomb).
+def inflate_bounded(data: bytes, what: str, expected: Optional[int] = None, wbits: int = 15, *,
+                    budget: Optional[int] = None, concatenated: bool = False) -> bytes:
+    """Inflate ``data`` (zlib; ``wbits=31`` gzip), refusing output past :data:`MAX_MEMBER`,
+    :data:`MAX_RATIO` times the input or ``budget`` bytes (what is left of a bound on several
+    streams together): a decompression bomb.  ``concatenated``: streams one after the other
+    (a gzip file of several members), bounded together.
 
     Raises ValueError (bomb, corrupt stream) or :class:`TruncatedStream` (stream cut short).
     """
     limit = min(MAX_MEMBER, max(len(data), 1) * MAX_RATIO)
+    if budget is not None:
+        limit = min(limit, max(budget, 0))
     if expected is not None and expected > limit:
         raise ValueError(f"{what}: declared size {expected} bytes is over the limit "
                          f"({limit} bytes): refused as a decompression bomb")
@@ -78,7 +86,10 @@ def inflate_bounded(data: bytes, what: str, expected: Optional[int] = None, wbit
                 raise ValueError(f"{what}: inflates past {limit} bytes: refused as a decompression bomb")
             buf = d.unconsumed_tail
             if d.eof:
-                break
+                if not (concatenated and d.unused_data):
+                    break
+                buf = d.unused_data
+                d = zlib.decompressobj(wbits)
     except zlib.error as e:
         raise ValueError(f"{what}: corrupt compressed data ({e})") from None
     if not d.eof:
@@ -101,8 +112,13 @@ class _Archive:
     problems: list = field(default_factory=list)
 
 
-def read_archive(data: bytes) -> _Archive:
-    """Members of the XG zlib archive, their CRCs checked (ValueError on damage)."""
+def read_archive(data: bytes, names: tuple[str, ...] = READ_MEMBERS) -> _Archive:
+    """The members ``names`` of the XG zlib archive, their CRCs checked (ValueError on damage).
+
+    Only those are inflated, :data:`MAX_TOTAL` bytes at most together (the other members are
+    checked to lie inside the archive, whose CRC covers them, and left compressed); a name
+    to read that the index gives twice is damage.
+    """
     if len(data) < HEADER_SIZE:
         raise ValueError(f"truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte XG header")
     if not is_xg(data):
@@ -137,17 +153,27 @@ def read_archive(data: bytes) -> _Archive:
             raise ValueError("archive index is cut short") from None
     if len(index) < count * INDEX_ENTRY:
         raise ValueError(f"archive index holds {len(index) // INDEX_ENTRY} entries, the trailer says {count}")
+    wanted: list[tuple[str, int, int, int, int, bool]] = []
     for k in range(count):
         ent = index[k * INDEX_ENTRY:(k + 1) * INDEX_ENTRY]
         name = _shortstr(ent[:256])
         osize, csize, mstart, mcrc = _R("<iiiI").unpack_from(ent, 512)
-        compressed = ent[528] == 0
         if mstart < 0 or csize < 0 or osize < 0 or mstart + csize > arcsize:
             raise ValueError(f"index entry {name!r} points past the archive data")
+        if name in names:
+            if any(w[0] == name for w in wanted):
+                raise ValueError(f"member {name!r} appears twice in the archive index")
+            wanted.append((name, osize, csize, mstart, mcrc, ent[528] == 0))
+    declared = sum(w[1] for w in wanted)
+    if declared > MAX_TOTAL:
+        raise ValueError(f"members {', '.join(repr(w[0]) for w in wanted)} declare {declared} bytes in all, over "
+                         f"the limit ({MAX_TOTAL} bytes): refused as a decompression bomb")
+    left = MAX_TOTAL
+    for name, osize, csize, mstart, mcrc, compressed in wanted:
         raw = data[dstart + mstart:dstart + mstart + csize]
         if compressed:
             try:
-                body = inflate_bounded(raw, name, osize)
+                body = inflate_bounded(raw, name, osize, budget=left)
             except TruncatedStream:
                 raise ValueError(f"member {name!r} is cut short") from None
         else:
@@ -157,6 +183,7 @@ def read_archive(data: bytes) -> _Archive:
         if zlib.crc32(body) != mcrc:
             raise ValueError(f"member {name!r} CRC mismatch: the file is damaged")
         arc.members[name] = body
+        left -= len(body)
     if "temp.xg" not in arc.members:
         raise ValueError("archive has no temp.xg member (no game records)")
     return arc
