@@ -142,7 +142,9 @@ def test_export_memory_does_not_grow_with_the_file(tmp_path, monkeypatch):
     export_files([str(small)], str(tmp_path / "warm.csv"))  # kernels, caches
     p_small = _export_peak(small, tmp_path / "small.csv")
     p_big = _export_peak(big, tmp_path / "big.csv")
-    assert p_big < 1.25 * p_small, (p_small, p_big)
+    # what stays is each game's summary (number, score, result, problems: about 1.5 KB a game);
+    # reading the match whole grew 3x here, and keeping each game's replayed steps 1.9x
+    assert p_big < 1.4 * p_small, (p_small, p_big)
     rows = (tmp_path / "big.csv").read_text().count("\n") - 1
     assert rows == len([1 for g in read_match(big).games for _ in g.actions]) > 4000
 

@@ -81,11 +81,12 @@ TURN_TAGS = ("hit", "double-hit", "closeout", "point-made", "anchor-made", "anch
              "entered", "dance", "contact-broken")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=256)
 def _info(side: tuple[int, ...]) -> tuple[int, int, int]:
     """(held, blots, pips) of a side: bit masks of its points (bit ``p - 1`` = its point ``p``)
     held / occupied by one checker, and its pip count.  Cached: in a game one side stands
-    still while the other moves, so a side recurs from step to step."""
+    still while the other moves, so a side recurs from step to step: a few hundred recent sides
+    are enough (a bigger cache made memory grow with the file, up to its size)."""
     held = blots = 0
     for i in range(24):
         n = side[i]

@@ -482,7 +482,7 @@ class GameReader:
         self.actions += len(g.actions)
         self.plays += g.plays
         self.doubles += g.doubles
-        self.games.append(replace(g, actions=(), props={}, notes=()))
+        self.games.append(replace(g, actions=(), props={}, notes=(), kept_steps=None))
 
     def match(self) -> Match:
         """The match read (after the loop): the header, the games' summaries, the warnings."""
