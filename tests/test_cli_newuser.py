@@ -315,7 +315,7 @@ def test_ctrl_c_during_annotate_keeps_the_outputs_of_finished_files(tmp_path, mo
     src.mkdir()
     (src / "a.mat").write_text(GOOD)
     (src / "b.mat").write_text(GOOD.replace("A :", "C :"))
-    real = annotate_mod.analyse_match
+    real = annotate_mod.analyse_level
     calls = []
 
     def interrupted(*args, **kwargs):
@@ -324,7 +324,7 @@ def test_ctrl_c_during_annotate_keeps_the_outputs_of_finished_files(tmp_path, mo
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(annotate_mod, "analyse_match", interrupted)
+    monkeypatch.setattr(annotate_mod, "analyse_level", interrupted)
     out = tmp_path / "out"
     r = runner.invoke(app, ["annotate", str(src), "--ply", "0", "--out-dir", str(out), "-f", "json,csv",
                             "--jobs", "1", "--no-cache"])

@@ -30,7 +30,7 @@ def asked(monkeypatch):
     """The number of processes the rollout command asks the library for (it stops there)."""
     got: list[int] = []
 
-    def fake(weights, jobs, dask):
+    def fake(weights, jobs, dask, ply=0):
         got.append(jobs)
         raise RolloutError("stopped by the test")
 

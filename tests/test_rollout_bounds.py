@@ -66,7 +66,7 @@ class _Fake:
 @pytest.mark.parametrize("stall", [False, True])
 def test_memory_stays_flat_however_many_trials(monkeypatch, stall):
     fake = _Fake(stall)
-    monkeypatch.setattr(rollout_module, "make_executor", lambda w, jobs, dask: (fake, 24))
+    monkeypatch.setattr(rollout_module, "make_executor", lambda w, jobs, dask, ply=0: (fake, 24))
     monkeypatch.setattr(rollout_module, "_group_size", lambda took, seconds: 1)
     trials = 5_000_000  # 34,723 chunks: before, a list of them all and a slot for each
     s = RolloutSettings(trials=trials)
