@@ -8,15 +8,30 @@ analysis as gnubg SGF), :mod:`~bgtools.analysis.report` (HTML), :mod:`~bgtools.a
 :mod:`~bgtools.analysis.annotate` (files in, files out).
 """
 
-from bgtools.analysis.analyse import analyse_match
-from bgtools.analysis.annotate import OUTPUT_FORMATS, FileResult, annotate_file, output_paths, write_outputs
-from bgtools.analysis.records import (AnalysisSettings, Candidate, CubeAnalysis, Decision, GameSummary,
-                                      MatchAnalysis, PlayerSummary, error_class, luck_class, rating)
-from bgtools.analysis.report import html_report
-from bgtools.analysis.sgfout import annotated_match
+import importlib
+from typing import Any
 
-__all__ = [
-    "analyse_match", "OUTPUT_FORMATS", "FileResult", "annotate_file", "output_paths", "write_outputs",
-    "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "GameSummary", "MatchAnalysis",
-    "PlayerSummary", "error_class", "luck_class", "rating", "html_report", "annotated_match",
-]
+#: name -> the module that defines it, imported on first use (so that a light module of this
+#: package, e.g. ``warmup``, does not load the analyser, Numba and the engine with it)
+_HOMES = {
+    "analyse_match": "analyse", "OUTPUT_FORMATS": "annotate", "FileResult": "annotate", "annotate_file": "annotate",
+    "output_paths": "annotate", "write_outputs": "annotate", "AnalysisSettings": "records", "Candidate": "records",
+    "CubeAnalysis": "records", "Decision": "records", "GameSummary": "records", "MatchAnalysis": "records",
+    "PlayerSummary": "records", "error_class": "records", "luck_class": "records", "rating": "records",
+    "html_report": "report", "annotated_match": "sgfout",
+}
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'bgtools.analysis' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"bgtools.analysis.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)
