@@ -179,7 +179,7 @@ def _rollout_settings(settings: AnalysisSettings):
     from bgtools.rollouts import RolloutSettings
 
     return RolloutSettings(trials=settings.rollout_trials, seed=1, cubeful=True, variance_reduction=True,
-                           truncate=settings.rollout_truncate)
+                           truncate=settings.rollout_truncate, pruning=settings.prune, met=settings.met)
 
 
 def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -> int:

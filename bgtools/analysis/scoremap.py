@@ -28,7 +28,7 @@ from bgtools.engine.cube import CENTRED, CubeInfo
 from bgtools.engine.cubeaction import CubeAdvice
 from bgtools.engine.cubesearch import CubeSearch, cube_advice_at
 from bgtools.engine.evaluation import Evaluator, default_evaluator
-from bgtools.engine.met import load_met
+from bgtools.engine.met import MatchEquityTable, load_met
 
 __all__ = ["ScoreCell", "ScoreMap", "score_map", "short_action", "SHORT_ACTIONS"]
 
@@ -167,11 +167,12 @@ class ScoreMap:
 
 
 def score_map(position: Position, length: int, ply: int = 0, evaluator: Optional[Evaluator] = None, *,
-              jacoby: bool = True, beavers: bool = True) -> ScoreMap:
+              jacoby: bool = True, beavers: bool = True, met: Optional[MatchEquityTable] = None) -> ScoreMap:
     """The cube decision of ``position``'s player on roll (cube centred at 1) at every score of
     a ``length``-point match and at money (``jacoby``/``beavers``: its rules), at ``ply`` (0-2).
-    One lookahead serves every score (its expansions do not depend on the score)."""
-    met = load_met()
+    One lookahead serves every score (its expansions do not depend on the score); ``met``: the
+    match equity table (None: the shipped one)."""
+    met = met or load_met()
     if not 1 <= length <= met.length:
         raise ValueError(f"match length must be 1 to {met.length} (the match equity table's), not {length}")
     if not 0 <= ply <= 2:

@@ -81,8 +81,8 @@ class KernelGroup(NamedTuple):
 GROUPS = (
     KernelGroup("rollout", ("rollout",), _rollout, 45),
     KernelGroup("rollout 1-ply", (), _rollout_1ply, 40),
-    KernelGroup("evaluation", ("eval", "hint"), _evaluation, 25),
-    KernelGroup("analysis", ("annotate", "report"), _analysis, 30),
+    KernelGroup("evaluation", ("eval", "hint", "scoremap"), _evaluation, 25),
+    KernelGroup("analysis", ("annotate", "report", "library"), _analysis, 30),
     KernelGroup("match files", ("check", "convert", "export"), _matches, 10),
     KernelGroup("move generation", ("moves", "board"), _moves, 5),
 )

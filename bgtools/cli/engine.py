@@ -116,7 +116,7 @@ def hint(
         if rolls:
             if len(parts) == 2:
                 raise ValueError("--rolls shows every roll: give no dice")
-            _print_rolls(parts[0], pos, ms, ply, ev, as_json)
+            _print_rolls(parts[0], pos, ms, ply, ev, as_json, met)
             return
         rolled = parse_dice(parts[1]) if len(parts) == 2 else _rolled(ms)
         if rolled is None:  # before the roll: the question is the cube
@@ -156,10 +156,10 @@ def hint(
         raise typer.Exit(EXIT_USAGE)
 
 
-def _print_rolls(label: str, pos, ms, ply: int, ev, as_json: bool) -> None:
+def _print_rolls(label: str, pos, ms, ply: int, ev, as_json: bool, met=None) -> None:
     from bgtools.engine.scoreplay import best_play_per_roll
 
-    rows = best_play_per_roll(pos, None if ms is None or ms.is_money else ms, ply, ev)
+    rows = best_play_per_roll(pos, None if ms is None or ms.is_money else ms, ply, ev, met)
     equity_at = "money, cubeless" if ms is None or ms.is_money else (
         f"{ms.match_length}-point match, {ms.away[ms.player_on_roll]}-away {ms.away[1 - ms.player_on_roll]}-away")
     if as_json:

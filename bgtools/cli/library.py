@@ -14,7 +14,7 @@ from typing import Iterator, List, Optional
 import typer
 from typing_extensions import Annotated
 
-from bgtools.cli.common import EXIT_USAGE, check_ply, error, fail, note, output_file_ok, resolve_jobs
+from bgtools.cli.common import EXIT_USAGE, check_ply, chosen_met, error, fail, note, output_file_ok, resolve_jobs
 
 __all__ = ["library_app", "add", "me", "analyse", "stats", "errors"]
 
@@ -109,6 +109,7 @@ def me(
 
 @library_app.command("analyse")
 def analyse(
+    ctx: typer.Context,
     db: DbOption = None,
     ply: Annotated[int, typer.Option("--ply", help="Search depth 0-3 (2 = gnubg's default analysis).")] = 2,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Analyse matches in N processes (0 = one per CPU).")] = 1,
@@ -128,7 +129,7 @@ def analyse(
     try:
         with open_library(db) as lib, progress_bar("analysing") as (on_total, advance):
             report = lib.analyse(ply, jobs=jobs, dask=dask, use_cache=not no_cache, on_total=on_total,
-                                 progress=advance)
+                                 progress=advance, met=chosen_met(ctx))
     except ParallelError as e:
         raise fail(str(e))
     for p in report.problems:

@@ -242,6 +242,7 @@ def _settle(ids: List[str], input: Optional[str], candidates: Optional[str], dic
             dask: Optional[str], until_se: Optional[float], stop_sigma: Optional[float]) -> None:
     """``rollout --candidates``: each ID's plays settled by rollout, printed or written to ``output``."""
     from bgtools.base.fileio import OutputError, atomic_write, check_output
+    from bgtools.base.parallel import ParallelError
     from bgtools.cli.common import parse_dice
     from bgtools.engine.networks import evaluator_name
     from bgtools.engine.nn import NeuralEvaluator
@@ -279,7 +280,7 @@ def _settle(ids: List[str], input: Optional[str], candidates: Optional[str], dic
                 _print_settled(r, evaluator)
         if output is not None:
             atomic_write(output, "".join(jsonout.dumps(rec) + "\n" for rec in records))
-    except (RolloutError, OutputError) as e:
+    except (RolloutError, OutputError, ParallelError) as e:
         raise fail(str(e))
     except OSError as e:
         raise fail(f"{dask or 'rollout'}: {e}")
@@ -289,6 +290,7 @@ def _extend(more: int, input: Optional[str], output: Optional[str], weights: Opt
             dask: Optional[str], until_se: Optional[float], stop_sigma: Optional[float], met=None) -> None:
     """``rollout --extend K``: the records of ``input`` (or ``output``) K trials longer, into ``output``."""
     from bgtools.base.fileio import OutputError
+    from bgtools.base.parallel import ParallelError
     from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
     from bgtools.rollouts import RolloutError
     from bgtools.rollouts.candidates import extend_file
@@ -302,7 +304,7 @@ def _extend(more: int, input: Optional[str], output: Optional[str], weights: Opt
         net = load_weights(weights)
         done = extend_file(source, output if output is not None else source, more, evaluator_name(net), net,
                            jobs, dask, met, until_se, stop_sigma)
-    except (RolloutError, WeightsFileError, OutputError) as e:
+    except (RolloutError, WeightsFileError, OutputError, ParallelError) as e:
         raise fail(str(e))
     except OSError as e:
         raise fail(f"{dask or 'rollout'}: {e}")

@@ -8,12 +8,13 @@ import typer
 from typing_extensions import Annotated
 
 from bgtools.base import jsonout
-from bgtools.cli.common import check_ply, check_range, fail, note, os_message, output_file_ok
+from bgtools.cli.common import check_ply, check_range, chosen_met, fail, note, os_message, output_file_ok
 
 ID_HELP = "Position ID, POSITIONID:MATCHID, or XGID (the player on roll decides; its score and cube are ignored)."
 
 
 def scoremap(
+    ctx: typer.Context,
     id: Annotated[str, typer.Argument(help=ID_HELP, metavar="ID")],
     length: Annotated[int, typer.Option("--length", "-n", help="Match length: every score of it is shown.")] = 7,
     ply: Annotated[int, typer.Option("--ply", "-p", help="Cube lookahead 0-2.")] = 0,
@@ -28,8 +29,9 @@ def scoremap(
     from bgtools.core.matchstate import parse_any_id
     from bgtools.engine.met import load_met
 
+    met = chosen_met(ctx) or load_met()
     check_ply(ply, 2)
-    check_range("--length", length, 1, load_met().length)
+    check_range("--length", length, 1, met.length)
     if out is not None:
         output_file_ok(out)
     try:
@@ -40,7 +42,7 @@ def scoremap(
         note(f"{id}: the map has the cube centred at 1; the ID's cube is ignored")
     from bgtools.analysis.scoremap import score_map
 
-    m = score_map(pos, length, ply, jacoby=jacoby, beavers=beavers)
+    m = score_map(pos, length, ply, jacoby=jacoby, beavers=beavers, met=met)
     if out is not None:
         from bgtools.base.fileio import atomic_write
 

@@ -80,7 +80,8 @@ class RollBest:
 
 
 def best_play_per_roll(position: Position, state: object = None, ply: int = 0,
-                       evaluator: Optional[Evaluator] = None) -> list[RollBest]:
+                       evaluator: Optional[Evaluator] = None,
+                       met: Optional[MatchEquityTable] = None) -> list[RollBest]:
     """The best play of each of the 21 rolls (66 first, 11 last), ranked as ``bgtools hint``
     ranks a roll's plays: cubeless equity at money (``state`` None or a money state), cubeful
     equity at the score of a match ``state`` (:func:`rank_plays_at_score`)."""
@@ -90,7 +91,7 @@ def best_play_per_roll(position: Position, state: object = None, ply: int = 0,
     for a, b in ROLLS:
         dice = (int(a), int(b))
         ranked = (rank_plays(position, dice, ply, ev) if info.money
-                  else rank_plays_at_score(position, dice, state, ply, ev))
+                  else rank_plays_at_score(position, dice, state, ply, ev, met=met))
         margin = ranked[0].equity - ranked[1].equity if len(ranked) > 1 else None
         out.append(RollBest(dice, ranked[0] if ranked else None, len(ranked), margin))
     return out

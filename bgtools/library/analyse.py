@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional
 
 import sqlalchemy as sa
@@ -139,7 +139,7 @@ def store_result(store: Store, res: MatchResult, ply: int, settings: AnalysisSet
             conn.execute(decisions.insert(), rows)
         conn.execute(analyses.delete().where(analyses.c.match_key == res.key, analyses.c.ply == ply))
         conn.execute(analyses.insert().values(
-            match_key=res.key, ply=ply, evaluator=res.evaluator, settings=json.dumps(asdict(settings)),
+            match_key=res.key, ply=ply, evaluator=res.evaluator, settings=json.dumps(settings.to_dict()),
             decisions=len(rows), skipped_games=json.dumps(list(res.skipped_games)), analysed=time.time()))
 
 

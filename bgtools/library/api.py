@@ -87,13 +87,14 @@ class Library:
 
     def analyse(self, ply: int = 2, *, jobs: int = 1, dask=None, prune: bool = True, use_cache: bool = True,
                 progress: Optional[Callable[[int], None]] = None,
-                on_total: Optional[Callable[[int], None]] = None):
-        """Analyse the matches not yet analysed at ``ply`` with the current evaluator; returns
-        the :class:`~bgtools.library.analyse.AnalyseReport`."""
+                on_total: Optional[Callable[[int], None]] = None, met=None):
+        """Analyse the matches not yet analysed at ``ply`` with the current evaluator (``met``:
+        the match equity table of match play, None: the shipped one); returns the
+        :class:`~bgtools.library.analyse.AnalyseReport`."""
         from bgtools.analysis.records import AnalysisSettings
         from bgtools.library.analyse import analyse_library
 
-        return analyse_library(self.store, settings=AnalysisSettings(ply=ply, prune=prune), jobs=jobs, dask=dask,
+        return analyse_library(self.store, settings=AnalysisSettings(ply=ply, prune=prune, met=met), jobs=jobs, dask=dask,
                                use_cache=use_cache, progress=progress, on_total=on_total)
 
     # -- frames ----------------------------------------------------------------------

@@ -98,7 +98,7 @@ def play_options(text: str, dice: Optional[tuple[int, int]], count: Optional[int
         dice = (int(ms.dice[0]), int(ms.dice[1]))
     root = Job.make(pos, ms, settings.jacoby, settings.beavers, settings.table)
     if ms is not None and (settings.cubeful or not ms.is_money):
-        ranked = rank_plays_at_score(pos, dice, ms, rank_ply, evaluator)
+        ranked = rank_plays_at_score(pos, dice, ms, rank_ply, evaluator, met=settings.table)
     else:
         ranked = rank_plays(pos, dice, rank_ply, evaluator)
     if not ranked:
