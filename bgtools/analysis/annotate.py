@@ -14,7 +14,7 @@ from bgtools.analysis.filecompare import comparison_lines
 from bgtools.analysis.records import AnalysisSettings, MatchAnalysis
 from bgtools.analysis.report import html_report
 from bgtools.analysis.sgfout import annotated_match
-from bgtools.analysis.xgpr import attach_xg_pr
+from bgtools.analysis.xgpr import attach_xg_pr, counted_xg
 from bgtools.base.fileio import atomic_path, atomic_write
 from bgtools.formats.matchjson import to_json_dict
 from bgtools.formats.read import MATCH_SUFFIXES, FileReading, FileStream, read_file
@@ -135,7 +135,7 @@ def annotate_file(task: AnnotateTask | tuple) -> FileResult:
     if bad:  # board: the reading's warning says so)
         problems.append(f"{path}: games {', '.join(map(str, bad))} not analysed (the errors above)")
     written = write_outputs(m, a, outputs) if outputs else []
-    lines = tuple(a.json_lines(all_rows, xg_counted=pr == "xg")) if want_lines else ()
+    lines = tuple(a.json_lines(all_rows, xg_counted=counted_xg if pr == "xg" else None)) if want_lines else ()
     return FileResult(path, lines, tuple(written), tuple(dict.fromkeys(problems)),
                       tuple(p.to_dict() for p in a.players_summary), r.actions,
                       tuple(comparison_lines(a)), (m.players[0], m.players[1]), m.length,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Literal, Optional
+from typing import TYPE_CHECKING, Callable, Literal, Optional
 
 if TYPE_CHECKING:
     from bgtools.engine.met import MatchEquityTable
@@ -345,12 +345,11 @@ class MatchAnalysis:
                 **({"xg_pr": list(self.xg_pr)} if self.xg_pr else {}),
                 **({"level": self.level} if self.level else {})}
 
-    def json_lines(self, all_rows: bool = False, xg_counted: bool = False) -> list[str]:
+    def json_lines(self, all_rows: bool = False, xg_counted: Optional[Callable[["Decision"], bool]] = None) -> list[str]:
         """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``);
-        ``xg_counted``: each line says whether XG's PR convention counts it (analysis.xgpr)."""
-        from bgtools.analysis.xgpr import counted_xg
-
-        return [json.dumps({**d.summary_dict(), **({"xg_counted": counted_xg(d)} if xg_counted else {})},
+        ``xg_counted``: whether XG's PR convention counts a decision (``analysis.xgpr.counted_xg``),
+        said on each line."""
+        return [json.dumps({**d.summary_dict(), **({"xg_counted": xg_counted(d)} if xg_counted else {})},
                            ensure_ascii=False) for d in self.decisions if all_rows or (not d.forced and d.counted)]
 
     def to_dataframe(self):
