@@ -168,7 +168,7 @@ def main() -> None:
                       f"{d.equity_loss:7.4f} {loss:7.4f} {gply:>4}  {d.error_class:<9} {error_class(loss):<9}")
         if ours:
             print(f"-- {path.name}: {stats(ours, theirs)}")
-        from bgtools.engine.met import load_met
+        from bgtools.engine.cubeful.met import load_met
 
         met = load_met()
         same_action = same_resp = n_cube = 0

@@ -8,7 +8,7 @@ it is; nobody doubles before the first roll) and *double/take* (cube 2, owned by
 opponent), cubeful, 0-ply cubeful checker play and cube decisions, no variance reduction,
 games played to the end (exact two-sided bear-off truncation on), the same number of trials
 and the Jacoby/beaver rules of the record.  The proper action is then read from the two
-values and double/pass = 1 by the same rule (:func:`bgtools.engine.cubeaction.proper_action`);
+values and double/pass = 1 by the same rule (:func:`bgtools.engine.cubeful.cubeaction.proper_action`);
 gnubg's values are taken from its own ``rollout`` output ("CF", per unit of the branch's
 cube, so its double/take is doubled to be per unit of the current cube).
 
@@ -121,7 +121,7 @@ def run_gnubg(positions: list[dict], trials: int, seed: int) -> list[dict] | Non
 
 
 def main(argv=None) -> int:
-    from bgtools.engine.cubeaction import proper_action
+    from bgtools.engine.cubeful.cubeaction import proper_action
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trials", type=int, default=1296)

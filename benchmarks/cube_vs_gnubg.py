@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from bgtools.core.position import Position  # noqa: E402
-from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo  # noqa: E402
-from bgtools.engine.cubesearch import cube_advice_at  # noqa: E402
+from bgtools.engine.cubeful.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo  # noqa: E402
+from bgtools.engine.cubeful.cubesearch import cube_advice_at  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "oracle" / "cube.jsonl"
 SLICE = ROOT / "tests" / "data" / "cube.jsonl.gz"

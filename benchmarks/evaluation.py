@@ -5,10 +5,10 @@
    gnubg's own 0- and 1-ply against its 2-ply for scale.
 2. Speed on one core: static evaluations per second, one Python call per position and
    batched, for the default evaluator (and the network architecture with untrained
-   weights, when bgtools.engine.nn is importable); then every play of every roll of the
+   weights, when bgtools.engine.nets.nn is importable); then every play of every roll of the
    same boards valued by the shipped net as the lookahead values them (each board's
    children updated from its first layer, computed once: only the inputs a play changes;
-   :func:`bgtools.engine.incremental.evaluate_siblings`), and the same plays by the full
+   :func:`bgtools.engine.nets.incremental.evaluate_siblings`), and the same plays by the full
    forward pass.
    Beside them gnubg's ``calibrate`` (0-ply evaluations of random contact positions,
    one thread), run in the same run when gnubg is installed (else the figure of
@@ -41,9 +41,9 @@ from bgtools.engine import evaluation as E  # noqa: E402
 from bgtools.core.movegen import ROLLS, count_plays_batch  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
 from bgtools.engine.children import live_children  # noqa: E402
-from bgtools.engine.incremental import evaluate_siblings  # noqa: E402
-from bgtools.engine.networks import load_weights  # noqa: E402
-from bgtools.engine.nn import evaluate_net  # noqa: E402
+from bgtools.engine.nets.incremental import evaluate_siblings  # noqa: E402
+from bgtools.engine.nets.networks import load_weights  # noqa: E402
+from bgtools.engine.nets.nn import evaluate_net  # noqa: E402
 
 from benchmarks import gnubg_pty  # noqa: E402
 
@@ -109,7 +109,7 @@ def speed(recs, ev, batch: int, calibrate: int) -> None:
     if not isinstance(ev, E.HeuristicEvaluator):
         evaluators.append(("bgtools-heuristic", E.HeuristicEvaluator()))
     try:
-        from bgtools.engine.nn import NeuralEvaluator, init_weights
+        from bgtools.engine.nets.nn import NeuralEvaluator, init_weights
 
         evaluators.append(("nn architecture (untrained weights)", NeuralEvaluator(init_weights())))
     except Exception as e:  # noqa: BLE001 - the network is another module's; report and go on

@@ -5,7 +5,7 @@ working tree, in the same run, with the shipped 128-unit net and a 256-unit one.
 
 (the former shipped 128-unit net: ``git show b8ae2fe:bgtools/data/nn_weights.npz > gen2.npz``)
 
-The committed modules (engine/nn.py, engine/incremental.py, engine/chooser.py) are written
+The committed modules (engine/nets/nn.py, engine/nets/incremental.py, engine/chooser.py) are written
 to a scratch folder under other names and imported beside the current ones, so both are
 compiled by the same Numba with the same flags.  Timed on every oracle position
 (tests/data/oracle_positions.jsonl.gz): (a) the full pass (``net_probs``) over every
@@ -30,7 +30,7 @@ import numba as nb
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-OLD = {"nn": "bgtools/engine/nn.py", "incremental": "bgtools/engine/incremental.py",
+OLD = {"nn": "bgtools/engine/nets/nn.py", "incremental": "bgtools/engine/nets/incremental.py",
        "chooser": "bgtools/engine/chooser.py"}
 
 
@@ -41,8 +41,9 @@ def load_old(rev: str = "HEAD"):
         src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{path}"], check=True,
                              capture_output=True, text=True).stdout
         for other in OLD:
-            src = src.replace(f"bgtools.engine.{other} ", f"_old_{other} ")
-            src = src.replace(f"from bgtools.engine import {other} ", f"import _old_{other} ")
+            for pkg in ("bgtools.engine", "bgtools.engine.nets"):
+                src = src.replace(f"{pkg}.{other} ", f"_old_{other} ")
+                src = src.replace(f"from {pkg} import {other} ", f"import _old_{other} ")
         (tmp / f"_old_{name}.py").write_text(src)
     sys.path.insert(0, str(tmp))
     return {name: importlib.import_module(f"_old_{name}") for name in OLD}
@@ -119,10 +120,10 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=3)
     args = ap.parse_args(argv)
     from bgtools.engine import chooser as new_ch
-    from bgtools.engine import incremental as new_inc
-    from bgtools.engine import nn as new_nn
+    from bgtools.engine.nets import incremental as new_inc
+    from bgtools.engine.nets import nn as new_nn
     from bgtools.engine.children import live_children
-    from bgtools.engine.networks import load_weights
+    from bgtools.engine.nets.networks import load_weights
 
     old = load_old()
     boards = oracle_boards()
@@ -130,7 +131,7 @@ def main(argv=None) -> int:
     k_new = make_kernels(new_nn, new_inc, new_ch)
     parents, sibs, parent_of = live_children(boards)
     nroll = boards.shape[0] * 21
-    from bgtools.engine.features import MAX_INPUTS, encode
+    from bgtools.engine.nets.features import MAX_INPUTS, encode
 
     X = np.zeros((min(100_000, sibs.shape[0]), MAX_INPUTS), np.float32)
     cls = np.array([encode(sibs[i], X[i]) for i in range(X.shape[0])], np.int64)

@@ -165,14 +165,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="also judge this net (same ply) and give the paired difference")
     ap.add_argument("--limit", type=int, default=0, help="first N records only (0: all)")
     ap.add_argument("--prune", default="none", metavar="NPZ|shipped|none",
-                    help="search with a pruning net (bgtools.engine.prune; 'shipped': the shipped one); at 1 and "
+                    help="search with a pruning net (bgtools.engine.nets.prune; 'shipped': the shipped one); at 1 and "
                          "2 ply the same net is also judged without it: the picks that differ and the paired "
                          "difference (default: none, the full search)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = ap.parse_args(argv)
 
-    from bgtools.engine.networks import WeightsFileError, load_weights
-    from bgtools.engine.nn import NeuralEvaluator
+    from bgtools.engine.nets.networks import WeightsFileError, load_weights
+    from bgtools.engine.nets.nn import NeuralEvaluator
 
     try:
         records = load_records(args.set)
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         records = records[: args.limit]
     pruning = None
     if args.prune != "none":
-        from bgtools.engine.prune import Pruning, load_default_pruning
+        from bgtools.engine.nets.prune import Pruning, load_default_pruning
 
         pruning = load_default_pruning() if args.prune == "shipped" else Pruning.load(args.prune)
         if pruning is None:

@@ -40,7 +40,7 @@ from benchmarks.gnubg_pty import run_in_gnubg  # noqa: E402
 from benchmarks.judge import load_records  # noqa: E402
 from bgtools.core.movegen import legal_plays  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
-from bgtools.engine.pubeval import is_race, pubeval_scores  # noqa: E402
+from bgtools.engine.nets.pubeval import is_race, pubeval_scores  # noqa: E402
 from bgtools.formats import read_match  # noqa: E402
 from bgtools.model import Roll  # noqa: E402
 

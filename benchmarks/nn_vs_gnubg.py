@@ -30,8 +30,8 @@ def main() -> None:
     ap.add_argument("--untrained", action="store_true", help="also show freshly initialised nets")
     args = ap.parse_args()
 
-    from bgtools.engine.features import net_class
-    from bgtools.engine.nn import NeuralEvaluator, init_weights, load_default_network
+    from bgtools.engine.nets.features import net_class
+    from bgtools.engine.nets.nn import NeuralEvaluator, init_weights, load_default_network
 
     rows = [json.loads(line) for line in DATA.read_text().splitlines()]
     boards = np.array([r["board"] for r in rows], np.int8)

@@ -30,8 +30,8 @@ import numpy as np  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
 from bgtools.engine.children import expand_children  # noqa: E402
 from bgtools.engine.evaluation import default_evaluator, rank_plays, static_probs  # noqa: E402
-from bgtools.engine.nn import NeuralEvaluator  # noqa: E402
-from bgtools.engine.prune import Pruning, load_default_pruning, prune_values  # noqa: E402
+from bgtools.engine.nets.nn import NeuralEvaluator  # noqa: E402
+from bgtools.engine.nets.prune import Pruning, load_default_pruning, prune_values  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from bgtools.engine.nn import Weights, load_default_network
+from bgtools.engine.nets.nn import Weights, load_default_network
 from bgtools.core.position import Position
 from bgtools.rollouts import Job, RolloutSettings, run_chunk, warm_up
 

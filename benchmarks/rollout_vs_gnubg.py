@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bgtools.engine.nn import Weights, load_default_network
+from bgtools.engine.nets.nn import Weights, load_default_network
 from bgtools.core.position import Position
 from bgtools.rollouts import Job, RolloutSettings, rollout_many
 

@@ -94,7 +94,7 @@ def ours(pid: str, mode: str, trials: int, net) -> float:
 
 
 def main(argv=None) -> int:
-    from bgtools.engine.nn import load_default_network
+    from bgtools.engine.nets.nn import load_default_network
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trials", type=int, default=1296)

@@ -22,7 +22,7 @@ def main() -> None:
     ap.add_argument("--weights", default=None, help="an .npz of weights (default: the shipped net)")
     args = ap.parse_args()
 
-    from bgtools.engine.nn import NeuralEvaluator, load_default_network
+    from bgtools.engine.nets.nn import NeuralEvaluator, load_default_network
     from bgtools.engine.play import duel_vs_pubeval
 
     ev = NeuralEvaluator.from_file(args.weights) if args.weights else load_default_network()

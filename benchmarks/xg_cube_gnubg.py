@@ -9,7 +9,7 @@ cubeful, pruning, no noise) about each position.  Then, over the decisions XG co
 
 * the proper action (no double, double/take, double/pass, too good) of XG, gnubg 2-ply and
   bgtools, and how often each pair agrees;
-* **the model**: bgtools' cube model (:func:`bgtools.engine.cubeaction.cube_advice`) given
+* **the model**: bgtools' cube model (:func:`bgtools.engine.cubeful.cubeaction.cube_advice`) given
   gnubg's own cubeless probabilities, against gnubg's cubeful equities at the same ply (0-ply:
   both are a formula on the same probabilities; 2-ply: gnubg looks ahead cubefully, bgtools'
   analysis applies its formula to 2-ply cubeless probabilities) and against XG;
@@ -40,8 +40,8 @@ import numpy as np  # noqa: E402
 
 from bgtools.core.matchstate import MatchState  # noqa: E402
 from bgtools.core.position import Position  # noqa: E402
-from bgtools.engine.cube import CubeInfo, cube_efficiency  # noqa: E402
-from bgtools.engine.cubeaction import cube_advice  # noqa: E402
+from bgtools.engine.cubeful.cube import CubeInfo, cube_efficiency  # noqa: E402
+from bgtools.engine.cubeful.cubeaction import cube_advice  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 

@@ -128,8 +128,8 @@ def test_money_session_losses_are_per_unit_cube():
     a = analyse_match(m, ply=0, cache=None)
     assert all(d.mwc_loss is None for d in a.decisions)
     # a candidate's normalised equity = minus the opponent's best cubeful money value after the
-    # play (he is on roll, cube seen from him), divided by the cube: recomputed via bgtools.engine.cube
-    from bgtools.engine.cube import CubeInfo, cube_decision, cube_efficiency
+    # play (he is on roll, cube seen from him), divided by the cube: recomputed via bgtools.engine.cubeful.cube
+    from bgtools.engine.cubeful.cube import CubeInfo, cube_decision, cube_efficiency
     from bgtools.engine.evaluation import invert_probs
     from bgtools.core.movegen import legal_plays
 
@@ -222,9 +222,9 @@ def test_money_rules_of_the_file_reach_the_cube_analysis():
     """Jacoby from the file's header: cube decisions with the cube centred count gammons
     single (values equal to the cube formulas with Jacoby on), and they differ from the
     same session read without the rule."""
-    from bgtools.engine.cube import CENTRED
-    from bgtools.engine.cubeaction import money_cubeful
-    from bgtools.engine.cube import cube_efficiency
+    from bgtools.engine.cubeful.cube import CENTRED
+    from bgtools.engine.cubeful.cubeaction import money_cubeful
+    from bgtools.engine.cubeful.cube import cube_efficiency
 
     text = (DATA / "selfplay" / "005.mat").read_text()
     plain = read_match(text)

@@ -7,9 +7,9 @@ import pytest
 from bgtools.analysis import AnalysisSettings
 from bgtools.analysis.analyse import LOOKAHEAD_WINDOW, _Analyser, _Ctx
 from bgtools.core.matchstate import parse_any_id
-from bgtools.engine.cube import CubeInfo, cube_efficiency
-from bgtools.engine.cubeaction import cube_advice
-from bgtools.engine.cubesearch import cube_advice_at
+from bgtools.engine.cubeful.cube import CubeInfo, cube_efficiency
+from bgtools.engine.cubeful.cubeaction import cube_advice
+from bgtools.engine.cubeful.cubesearch import cube_advice_at
 
 # 7-point match, 7-away 5-away: XG 4-ply ND +0.321 DT +0.188, gnubg 2-ply ND +0.315 DT +0.184
 CLOSE = "sOvBADQc3y4AQA:MAHqAAAAEAAE"

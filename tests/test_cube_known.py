@@ -1,15 +1,15 @@
 """The cube model at scores where the right action is known from first principles (issue 35):
 the money take point without gammons, the post-Crawford free drop, the dead cube at the end
 of a match, and gammons that turn a take into a pass.  Hand-made probabilities through
-:func:`bgtools.engine.cubeaction.cube_advice` (the code the analysis and ``eval`` use)."""
+:func:`bgtools.engine.cubeful.cubeaction.cube_advice` (the code the analysis and ``eval`` use)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bgtools.engine.cube import CubeInfo
-from bgtools.engine.cubeaction import cube_advice
-from bgtools.engine.met import load_met
+from bgtools.engine.cubeful.cube import CubeInfo
+from bgtools.engine.cubeful.cubeaction import cube_advice
+from bgtools.engine.cubeful.met import load_met
 
 XS = (0.0, 0.68, 1.0)  # dead cube, the contact efficiency, a fully live cube
 

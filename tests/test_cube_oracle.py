@@ -20,8 +20,8 @@ import pytest
 
 from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
-from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x
-from bgtools.engine.cubeaction import NOT_AVAILABLE, cube_advice, money_cubeful, proper_action, take_point
+from bgtools.engine.cubeful.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x
+from bgtools.engine.cubeful.cubeaction import NOT_AVAILABLE, cube_advice, money_cubeful, proper_action, take_point
 
 DATA = Path(__file__).parent / "data" / "cube.jsonl.gz"
 OWNER = {"centred": CENTRED, "on_roll": OWNED, "opponent": OPP_OWNS}
@@ -203,7 +203,7 @@ def test_cube_state_from_a_match_id():
 def test_lookahead_cube_decisions_approach_gnubgs_2_ply():
     """Our 0-, 1- and 2-ply cube decisions (our network, cubeful lookahead) against gnubg's
     2-ply actions on a sample: deeper agrees at least as often, and 2-ply on nearly all."""
-    from bgtools.engine.cubesearch import cube_advice_at
+    from bgtools.engine.cubeful.cubesearch import cube_advice_at
 
     agree: Counter = Counter()
     n = 0
@@ -228,6 +228,6 @@ def test_rounding_in_deeper_probabilities_is_not_an_error():
     assert a.action == "Double, pass"
     with pytest.raises(ValueError, match="cumulative"):
         cube_advice([0.5, 0.6, 0.0, 0.0, 0.0])
-    from bgtools.engine.cubesearch import cube_advice_at
+    from bgtools.engine.cubeful.cubesearch import cube_advice_at
 
     assert cube_advice_at(Position.from_id("te4BACAAAAAAAA"), None, 2).action == "Double, pass"

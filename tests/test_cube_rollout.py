@@ -60,7 +60,7 @@ def test_rollout_command_gives_the_cube_decision():
 
 # ---- the first turn, the Jacoby rule and checker play at the score inside the rollout kernel
 def test_a_plain_cubeful_rollout_doubles_on_the_first_turn():
-    from bgtools.engine.cubesearch import cube_advice_at
+    from bgtools.engine.cubeful.cubesearch import cube_advice_at
 
     pos = Position.from_id(DP_CONTACT)
     assert cube_advice_at(pos, None, 0).action == "Double, pass"  # our 0-ply decision: double, pass

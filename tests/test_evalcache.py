@@ -17,8 +17,8 @@ from bgtools.engine.chooser import (choose, chooser_buffers_with, make_chooser, 
                                     sibling_value, static_value, swap_into)
 from bgtools.engine.evalcache import (cache_find, cache_put, choice_find, choice_put, new_choice_cache,
                                       new_eval_cache)
-from bgtools.engine.nn import load_default_network
-from bgtools.engine.prune import load_default_pruning
+from bgtools.engine.nets.nn import load_default_network
+from bgtools.engine.nets.prune import load_default_pruning
 from bgtools.rollouts import Job, RolloutSettings, executors, run_chunk
 
 W = load_default_network().weights

@@ -15,10 +15,10 @@ import pytest
 
 from bgtools.core.movegen import generate, generate_boards, new_move_buffers
 from bgtools.engine.children import live_children
-from bgtools.engine.features import MAX_INPUTS, encode_batch
-from bgtools.engine.incremental import evaluate_siblings
-from bgtools.engine.networks import load_weights
-from bgtools.engine.nn import (Net, Weights, evaluate_net, hidden_out, init_weights, net_probs,
+from bgtools.engine.nets.features import MAX_INPUTS, encode_batch
+from bgtools.engine.nets.incremental import evaluate_siblings
+from bgtools.engine.nets.networks import load_weights
+from bgtools.engine.nets.nn import (Net, Weights, evaluate_net, hidden_out, init_weights, net_probs,
                                new_eval_buffers, sigmoid, widen_weights)
 
 DATA = Path(__file__).parent / "data"
@@ -77,7 +77,7 @@ def _full_and_old(sibs, net, old_W2):
 
 def _three_ways(parents, sibs, parent_of, net, old_W2):
     """Per sibling: the full pass, the incremental pass (each from its parent's first layer,
-    :func:`bgtools.engine.incremental.evaluate_siblings`) and the former code's outputs."""
+    :func:`bgtools.engine.nets.incremental.evaluate_siblings`) and the former code's outputs."""
     full, old = _full_and_old(sibs, net, old_W2)
     return full, evaluate_siblings(parents, sibs, parent_of, net), old
 

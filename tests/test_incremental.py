@@ -1,4 +1,4 @@
-"""Incremental evaluation of siblings (bgtools/engine/incremental.py) against the full forward
+"""Incremental evaluation of siblings (bgtools/engine/nets/incremental.py) against the full forward
 pass: every oracle position, every roll, every play, and the replies of the 1-ply search."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pytest
 
 from bgtools.core.movegen import generate, new_move_buffers
 from bgtools.engine.chooser import choose0, make_chooser, new_chooser_buffers, swap_into
-from bgtools.engine.incremental import net_probs_inc, new_inc_base, set_base
-from bgtools.engine.networks import load_weights
-from bgtools.engine.nn import Net, game_over_probs, init_weights, net_probs, new_eval_buffers
+from bgtools.engine.nets.incremental import net_probs_inc, new_inc_base, set_base
+from bgtools.engine.nets.networks import load_weights
+from bgtools.engine.nets.nn import Net, game_over_probs, init_weights, net_probs, new_eval_buffers
 
 DATA = Path(__file__).parent / "data"
 

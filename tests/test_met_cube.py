@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.engine.cube import CubeInfo, cube_decision, cube_efficiency, cubeful_equity
+from bgtools.engine.cubeful.cube import CubeInfo, cube_decision, cube_efficiency, cubeful_equity
 from bgtools.core.matchstate import MatchState
-from bgtools.engine.met import load_met
+from bgtools.engine.cubeful.met import load_met
 from bgtools.core.position import Position
 
 

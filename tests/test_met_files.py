@@ -17,7 +17,7 @@ from bgtools.analysis.evalcache import EvalCache
 from bgtools.cli.common import MET_ENV
 from bgtools.engine.assess import assess_position
 from bgtools.core.matchstate import parse_any_id
-from bgtools.engine.met import METFileError, load_met
+from bgtools.engine.cubeful.met import METFileError, load_met
 from bgtools.formats import read_match
 
 XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10"  # 7-point match, 5-away 3-away

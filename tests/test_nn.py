@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from bgtools import Position, PositionClass, legal_plays
-from bgtools.engine.features import (CLASS_OVER, MAX_INPUTS, N_INPUTS, N_SIDE_CONTACT, N_SIDE_RACE, NET_CONTACT,
+from bgtools.engine.nets.features import (CLASS_OVER, MAX_INPUTS, N_INPUTS, N_SIDE_CONTACT, N_SIDE_RACE, NET_CONTACT,
                               NET_CRASHED, NET_RACE, _escapes, _hit_rolls, encode, encode_batch, net_class)
-from bgtools.engine.nn import NeuralEvaluator, Weights, evaluate_boards_kernel, init_weights, load_default_network, nn_forward
-from bgtools.engine.pubeval import PubevalPlayer, pubeval_scores
+from bgtools.engine.nets.nn import NeuralEvaluator, Weights, evaluate_boards_kernel, init_weights, load_default_network, nn_forward
+from bgtools.engine.nets.pubeval import PubevalPlayer, pubeval_scores
 
 DATA = Path(__file__).parent / "data"
 POSITIONS = [json.loads(line) for line in (DATA / "nn_positions.jsonl").read_text().splitlines()]
@@ -190,7 +190,7 @@ def test_forward_matches_numpy_reference():
 def test_sigmoid_is_accurate():
     import numba as nb
 
-    from bgtools.engine.nn import sigmoid
+    from bgtools.engine.nets.nn import sigmoid
 
     @nb.njit
     def apply(v):

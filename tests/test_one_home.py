@@ -72,7 +72,7 @@ def test_annotate_names_outputs_by_the_match_suffixes(tmp_path):
 
 
 def test_mwc_to_equity_is_one_formula():
-    from bgtools.engine.met import CubeStake, load_met
+    from bgtools.engine.cubeful.met import CubeStake, load_met
 
     met = load_met()
     for am, ao, cube in ((3, 5, 1), (2, 4, 2), (7, 7, 1), (1, 3, 1)):

@@ -1,4 +1,4 @@
-"""The pruning net (bgtools.engine.prune): its sparse kernel against the dense sum, the
+"""The pruning net (bgtools.engine.nets.prune): its sparse kernel against the dense sum, the
 selection of the best plays per roll, pruned search, its training stage, the shipped net."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from bgtools.cli.app import app
 from bgtools.engine.children import expand_children
 from bgtools.engine.evaluation import default_evaluator, evaluate_boards, evaluator_setting
-from bgtools.engine.nn import NeuralEvaluator
-from bgtools.engine.prune import (PRUNE_INPUTS, Pruning, make_prune_net, load_default_pruning, prune_children_values,
+from bgtools.engine.nets.nn import NeuralEvaluator
+from bgtools.engine.nets.prune import (PRUNE_INPUTS, Pruning, make_prune_net, load_default_pruning, prune_children_values,
                                   prune_base, prune_inputs, prune_play_values, prune_select,
                                   prune_values)
 from bgtools.training import pipeline as pl

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from bgtools.engine import bearoff as B
 from conftest import isolated_cache
-from bgtools.engine import race as R
+from bgtools.engine.cubeful import race as R
 from bgtools.core.position import Position
 
 

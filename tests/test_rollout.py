@@ -9,7 +9,7 @@ import pytest
 
 from bgtools.engine import bearoff as bo
 from bgtools.core.matchstate import MatchState
-from bgtools.engine.nn import load_default_network
+from bgtools.engine.nets.nn import load_default_network
 from bgtools.core.position import Position
 from bgtools.rollouts import (CHUNK, Job, Partial, RolloutError, RolloutSettings, roll_dice, rollout, rollout_many,
                              run_chunk, run_chunks)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bgtools.core.position import Position
-from bgtools.engine.met import load_met
+from bgtools.engine.cubeful.met import load_met
 import importlib
 from bgtools.rollouts.settings import (CHUNK, MAX_TRIALS, N_OUTPUTS, Job, Partial, RolloutError,
                                        RolloutSettings)

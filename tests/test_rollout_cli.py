@@ -226,7 +226,7 @@ def test_resume_rolls_out_again_under_another_match_equity_table(tmp_path):
 
     import numpy as np
 
-    from bgtools.engine.met import load_met
+    from bgtools.engine.cubeful.met import load_met
 
     met = load_met()
     shifted = tmp_path / "shifted.json"

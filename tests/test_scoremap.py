@@ -15,7 +15,7 @@ from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
 from bgtools.engine.assess import assess_position
 from bgtools.engine.evaluation import rank_plays
-from bgtools.engine.scoreplay import best_play_per_roll, rank_plays_at_score
+from bgtools.engine.cubeful.scoreplay import best_play_per_roll, rank_plays_at_score
 
 runner = CliRunner()
 POS = Position.from_id("sOvBADQc3y4AQA")  # a middle game from issue 35 (XG: no double at 7-away 5-away)

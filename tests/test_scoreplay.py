@@ -6,7 +6,7 @@ import numpy as np
 
 from bgtools.core.matchstate import parse_any_id
 from bgtools.engine.evaluation import rank_plays
-from bgtools.engine.scoreplay import rank_plays_at_score
+from bgtools.engine.cubeful.scoreplay import rank_plays_at_score
 
 BOARD = "XGID=-b----E-C---eE---c-e----B-"
 

@@ -13,8 +13,8 @@ import pytest
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position
 from bgtools.engine.evaluation import evaluate_boards, rank_plays
-from bgtools.engine.networks import load_weights
-from bgtools.engine.nn import NeuralEvaluator, init_weights
+from bgtools.engine.nets.networks import load_weights
+from bgtools.engine.nets.nn import NeuralEvaluator, init_weights
 from bgtools.engine.play import duel_vs_pubeval
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import DatasetError, load_boards, load_npz, save_npz
@@ -381,7 +381,7 @@ def test_the_stages_run_from_the_command_line(tmp_path):
 
 
 def test_widened_net_plays_exactly_as_before(shipped):
-    from bgtools.engine.nn import widen_weights
+    from bgtools.engine.nets.nn import widen_weights
 
     wide = widen_weights(shipped, (shipped.hidden[0] + 40, shipped.hidden[1] + 8, shipped.hidden[2]), seed=3)
     assert wide.hidden == (shipped.hidden[0] + 40, shipped.hidden[1] + 8, shipped.hidden[2])
@@ -461,7 +461,7 @@ def test_labelling_in_parallel_writes_the_same_parts(full_run, tmp_path):
 
 
 def test_selfplay_of_chosen_classes_keeps_only_those_positions(full_run, tmp_path):
-    from bgtools.engine.features import NET_RACE, net_class, net_classes
+    from bgtools.engine.nets.features import NET_RACE, net_class, net_classes
 
     run = tmp_path / "race"
     cfg = pl.SelfplayConfig(positions=40, seed=4, chunk_games=1, explore=0.2, classes=("race",))

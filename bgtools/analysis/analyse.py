@@ -8,7 +8,7 @@
 * **Equity** is cubeful and *normalised*: money equity per unit of the current cube; in
   match play the match winning chance (MWC) mapped linearly so that losing / winning the
   current cube's worth of points is -1 / +1 (gnubg's "EMG").  Cubeful values come from
-  the cubeless evaluation through :mod:`bgtools.engine.cube` (Janowski, match equity table).
+  the cubeless evaluation through :mod:`bgtools.engine.cubeful.cube` (Janowski, match equity table).
 * **Checker play**: the legal plays are evaluated at 0 ply; with ``ply >= 1`` at most
   ``keep`` of them within ``threshold`` of the best go deeper (with ``ply >= 2`` a 1-ply
   stage keeps at most ``keep1`` within ``threshold1``); the play made is always
@@ -44,8 +44,8 @@ from bgtools.analysis.records import (AnalysisSettings, ErrorClass, Candidate, C
                                       MatchAnalysis, PlayerSummary, error_class, luck_class, ERRORS, PHASES)
 from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.assess import CUBE_MAX_PLY
-from bgtools.engine.cube import UNAVAILABLE, cube_values, cube_x
-from bgtools.engine.met import CubeStake, mwc_after
+from bgtools.engine.cubeful.cube import UNAVAILABLE, cube_values, cube_x
+from bgtools.engine.cubeful.met import CubeStake, mwc_after
 from bgtools.formats.read import FileStream, GameReader
 from bgtools.model.game import Game
 from bgtools.model.match import Match
@@ -100,7 +100,7 @@ class _Ctx:
     __slots__ = ("money", "am", "ao", "cube", "owner", "crawford", "jacoby", "beavers")
 
     def __init__(self, state, length_ok: bool) -> None:
-        from bgtools.engine.cube import CubeInfo
+        from bgtools.engine.cubeful.cube import CubeInfo
 
         info = CubeInfo.from_state(state)
         self.money = info.money or not length_ok
@@ -114,9 +114,9 @@ class _Ctx:
 
 class _Analyser:
     def __init__(self, evaluator, settings: AnalysisSettings, cache) -> None:
-        from bgtools.engine import cube as _cube
+        from bgtools.engine.cubeful import cube as _cube
         from bgtools.engine.evaluation import default_evaluator, evaluator_setting, with_pruning
-        from bgtools.engine.met import load_met
+        from bgtools.engine.cubeful.met import load_met
 
         self.ev = evaluator or default_evaluator()
         if not settings.prune:
@@ -196,7 +196,7 @@ class _Analyser:
         The cube formula on the analysis ply's cubeless probabilities screens it; where two of
         ND, DT, DP come within :data:`LOOKAHEAD_WINDOW` and ``settings.cube_lookahead`` (ply >= 2)
         the values are those of the 2-ply cubeful lookahead
-        (:class:`~bgtools.engine.cubesearch.CubeSearch`: what ``bgtools eval`` gives)."""
+        (:class:`~bgtools.engine.cubeful.cubesearch.CubeSearch`: what ``bgtools eval`` gives)."""
         cube = self._cube
         board = position.to_array()
         p = self.eval_boards(board[None], self.s.ply)[0]
@@ -229,8 +229,8 @@ class _Analyser:
     def lookahead(self, board: np.ndarray, c: _Ctx, ply: int) -> tuple[float, float]:
         """No double and double/take (points or MWC, as :func:`cube_values`) of the cubeful
         lookahead at ``ply``."""
-        from bgtools.engine.cube import CubeInfo
-        from bgtools.engine.cubesearch import CubeSearch
+        from bgtools.engine.cubeful.cube import CubeInfo
+        from bgtools.engine.cubeful.cubesearch import CubeSearch
 
         if self._search is None:
             self._search = CubeSearch(self.ev, self.met)
@@ -510,7 +510,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
 def resummarise(match: Match, analysis: MatchAnalysis, decisions: Sequence[Decision]) -> MatchAnalysis:
     """``analysis`` with ``decisions`` (the same ones re-valued) and its per-player and per-game
     totals made again from them (file figures are left to the caller)."""
-    from bgtools.engine.met import load_met
+    from bgtools.engine.cubeful.met import load_met
 
     met = analysis.settings.met or load_met()  # the table the analysis used
     length_ok = match.length <= met.length

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Callable, Literal, Optional
 
 if TYPE_CHECKING:
-    from bgtools.engine.met import MatchEquityTable
+    from bgtools.engine.cubeful.met import MatchEquityTable
 
 from bgtools.core.position import PositionClass
 from bgtools.model.fileanalysis import ERROR_THRESHOLDS, ERRORS, ErrorClass, classify_error
@@ -90,7 +90,7 @@ class AnalysisSettings:
     cube_lookahead: bool = True
     max_candidates: int = 8
     #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
-    #: (:mod:`bgtools.engine.prune`); False: the full net values every reply
+    #: (:mod:`bgtools.engine.nets.prune`); False: the full net values every reply
     prune: bool = True
     #: a named tier plan (:data:`LEVELS`, :mod:`bgtools.analysis.levels`); None: every decision at ``ply``
     level: Optional[str] = None

@@ -1,7 +1,7 @@
 """The score map of a position: its cube decision at every score of an N-point match and at
 money, as data, a text table and an SVG grid (what ``bgtools scoremap`` prints and draws).
 
-Each cell is :func:`bgtools.engine.cubesearch.cube_advice_at` for the player on roll with the
+Each cell is :func:`bgtools.engine.cubeful.cubesearch.cube_advice_at` for the player on roll with the
 cube centred at 1, the value ``bgtools eval`` gives at that score: the proper action, the no
 double / double-take / double-pass equities (per unit of the cube; match play: gnubg's
 normalised equity) and two margins, the **double margin** ``min(DT, DP) - ND`` (> 0: doubling
@@ -24,11 +24,11 @@ from html import escape
 from typing import Any, Optional
 
 from bgtools.core.position import Position
-from bgtools.engine.cube import CENTRED, CubeInfo
-from bgtools.engine.cubeaction import CubeAdvice
-from bgtools.engine.cubesearch import CubeSearch, cube_advice_at
+from bgtools.engine.cubeful.cube import CENTRED, CubeInfo
+from bgtools.engine.cubeful.cubeaction import CubeAdvice
+from bgtools.engine.cubeful.cubesearch import CubeSearch, cube_advice_at
 from bgtools.engine.evaluation import Evaluator, default_evaluator
-from bgtools.engine.met import MatchEquityTable, load_met
+from bgtools.engine.cubeful.met import MatchEquityTable, load_met
 
 __all__ = ["ScoreCell", "ScoreMap", "score_map", "short_action", "SHORT_ACTIONS"]
 

@@ -37,7 +37,7 @@ def _evaluation() -> None:
     from bgtools.core.position import Position
     from bgtools.engine.assess import assess_position
     from bgtools.engine.evaluation import default_evaluator, rank_plays
-    from bgtools.engine.scoreplay import rank_plays_at_score
+    from bgtools.engine.cubeful.scoreplay import rank_plays_at_score
 
     ev = default_evaluator()
     pos = Position.initial()

@@ -133,7 +133,7 @@ def main_options(
     if group is not None:  # say so when its kernels compile (the first run after installing)
         ctx.with_resource(compile_notice(group.name, group.seconds))
     if met:
-        from bgtools.engine.met import METFileError, load_met
+        from bgtools.engine.cubeful.met import METFileError, load_met
 
         try:
             table = load_met(met)

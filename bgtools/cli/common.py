@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 import typer
 
 if TYPE_CHECKING:
-    from bgtools.engine.met import MatchEquityTable
+    from bgtools.engine.cubeful.met import MatchEquityTable
 
 #: exit status when the input was read but holds errors
 EXIT_ERRORS = 1

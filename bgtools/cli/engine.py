@@ -131,7 +131,7 @@ def hint(
             return
         d = rolled
         if ms is not None and not ms.is_money:  # at a match score gammons count as the score says
-            from bgtools.engine.scoreplay import rank_plays_at_score
+            from bgtools.engine.cubeful.scoreplay import rank_plays_at_score
 
             ranked = rank_plays_at_score(pos, d, ms, ply, ev, met=met)
             away = ms.away
@@ -157,7 +157,7 @@ def hint(
 
 
 def _print_rolls(label: str, pos, ms, ply: int, ev, as_json: bool, met=None) -> None:
-    from bgtools.engine.scoreplay import best_play_per_roll
+    from bgtools.engine.cubeful.scoreplay import best_play_per_roll
 
     rows = best_play_per_roll(pos, None if ms is None or ms.is_money else ms, ply, ev, met)
     equity_at = "money, cubeless" if ms is None or ms.is_money else (

@@ -28,7 +28,7 @@ def position_info(pos, state) -> dict:
         "class": pos.classify().name.lower(),
         "match_state": state.to_dict(),
     }
-    from bgtools.engine.race import race_report
+    from bgtools.engine.cubeful.race import race_report
 
     info.update(race_report(pos))
     return info

@@ -154,7 +154,7 @@ def rollout(
 ) -> None:
     """Roll out positions: probabilities, cubeless/cubeful equity and match winning chances, with standard errors."""
     from bgtools.base.fileio import OutputError
-    from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
+    from bgtools.engine.nets.networks import WeightsFileError, evaluator_name, load_weights
     from bgtools.rollouts import RolloutError, RolloutSettings
     from bgtools.rollouts.settings import MAX_TRIALS, MAX_TRUNCATE
     from bgtools.base.parallel import ParallelError
@@ -244,8 +244,8 @@ def _settle(ids: List[str], input: Optional[str], candidates: Optional[str], dic
     from bgtools.base.fileio import OutputError, atomic_write, check_output
     from bgtools.base.parallel import ParallelError
     from bgtools.cli.common import parse_dice
-    from bgtools.engine.networks import evaluator_name
-    from bgtools.engine.nn import NeuralEvaluator
+    from bgtools.engine.nets.networks import evaluator_name
+    from bgtools.engine.nets.nn import NeuralEvaluator
     from bgtools.rollouts import RolloutError
     from bgtools.rollouts.candidates import settle_id
 
@@ -291,7 +291,7 @@ def _extend(more: int, input: Optional[str], output: Optional[str], weights: Opt
     """``rollout --extend K``: the records of ``input`` (or ``output``) K trials longer, into ``output``."""
     from bgtools.base.fileio import OutputError
     from bgtools.base.parallel import ParallelError
-    from bgtools.engine.networks import WeightsFileError, evaluator_name, load_weights
+    from bgtools.engine.nets.networks import WeightsFileError, evaluator_name, load_weights
     from bgtools.rollouts import RolloutError
     from bgtools.rollouts.candidates import extend_file
     from bgtools.rollouts.settings import MAX_TRIALS

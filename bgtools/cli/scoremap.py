@@ -27,7 +27,7 @@ def scoremap(
     """The cube action of a position (cube centred) at every score of an N-point match and at money, with the
     no double / double-take / double-pass equities and the double and take margins."""
     from bgtools.core.matchstate import parse_any_id
-    from bgtools.engine.met import load_met
+    from bgtools.engine.cubeful.met import load_met
 
     met = chosen_met(ctx) or load_met()
     check_ply(ply, 2)

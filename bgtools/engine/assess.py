@@ -18,10 +18,10 @@ from typing import Any, Optional
 
 from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
-from bgtools.engine.met import MatchEquityTable, load_met
-from bgtools.engine.cube import CubeInfo
-from bgtools.engine.cubeaction import CubeAdvice
-from bgtools.engine.cubesearch import cube_advice_at
+from bgtools.engine.cubeful.met import MatchEquityTable, load_met
+from bgtools.engine.cubeful.cube import CubeInfo
+from bgtools.engine.cubeful.cubeaction import CubeAdvice
+from bgtools.engine.cubeful.cubesearch import cube_advice_at
 from bgtools.engine.evaluation import Evaluation, Evaluator, evaluate
 
 __all__ = ["PositionAssessment", "assess_position", "DEFAULT_JACOBY", "DEFAULT_BEAVERS", "CUBE_MAX_PLY"]

@@ -2,7 +2,7 @@
 with the opponent on roll, the siblings among them, and the best one per roll by a value.
 
 The lookahead of :mod:`bgtools.engine.evaluation` and the cubeful one of
-:mod:`bgtools.engine.cubesearch` search these; :mod:`bgtools.training.prunefit` draws its
+:mod:`bgtools.engine.cubeful.cubesearch` search these; :mod:`bgtools.training.prunefit` draws its
 data from them.  Numba kernels on plain arrays.
 """
 

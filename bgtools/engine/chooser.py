@@ -1,12 +1,12 @@
 """The net's move chooser for Numba code: self-play training, duels and rollouts.
 
-A :class:`Chooser` says how a player picks its play: the :class:`~bgtools.engine.nn.Net`,
+A :class:`Chooser` says how a player picks its play: the :class:`~bgtools.engine.nets.nn.Net`,
 optionally the bear-off databases (finished games are always scored exactly; with
 ``bearoff`` set, positions in the two-sided database take its exact value and positions
 with both sides home the one-sided combination), and the search:
 
 * 0 ply: the play after which the opponent's position (he is on roll) is worst for him;
-  with a pruning net (``pkeep`` > 0, :mod:`bgtools.engine.prune`) only the ``pkeep`` plays it
+  with a pruning net (``pkeep`` > 0, :mod:`bgtools.engine.nets.prune`) only the ``pkeep`` plays it
   ranks first are valued by the net (the same in the replies at 1 ply);
 * 1 ply: the ``prune`` best plays by 0 ply are valued by the opponent's 21 rolls, each
   answered by his best 0-ply play, averaged in the order of ``rolls``; the best average
@@ -30,9 +30,9 @@ from bgtools.core.dice import ROLL_WEIGHTS as GNUBG_ROLL_WEIGHTS, ROLLS as GNUBG
 from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
-from bgtools.engine.incremental import IncBase, net_probs_inc, new_inc_base, set_base
-from bgtools.engine.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
-from bgtools.engine.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
+from bgtools.engine.nets.incremental import IncBase, net_probs_inc, new_inc_base, set_base
+from bgtools.engine.nets.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
+from bgtools.engine.nets.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
            "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "exact_value",
@@ -179,7 +179,7 @@ def set_siblings(board, ch, buf, n) -> None:
 @nb.njit(cache=True, inline="always")
 def sibling_value(board, ch, buf, out) -> None:
     """:func:`static_value` of a sibling of the base set by :func:`set_siblings`: the net's
-    first layer updated from the base's (:mod:`bgtools.engine.incremental`); with a cache,
+    first layer updated from the base's (:mod:`bgtools.engine.nets.incremental`); with a cache,
     a position out of contact from it, or from the full pass (see :func:`chooser_buffers_with`).
     In a loop over siblings, :func:`sibling_probs` is quicker."""
     sibling_probs(board, ch.net, ch.bearoff, ch.tables, buf.cache, buf.ev, buf.base, out)

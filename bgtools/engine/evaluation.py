@@ -32,11 +32,11 @@ from bgtools.engine import bearoff as _bo
 from bgtools.core.dice import ROLL_WEIGHTS
 from bgtools.core.movegen import Play
 from bgtools.core.movegen import is_contact as _is_contact
-from bgtools.engine.nn import game_over_probs as _game_over  # finished games scored exactly
+from bgtools.engine.nets.nn import game_over_probs as _game_over  # finished games scored exactly
 from bgtools.engine.children import best_children, expand_children
-from bgtools.engine.incremental import evaluate_siblings
-from bgtools.engine.nn import NeuralEvaluator, load_default_network
-from bgtools.engine.prune import Pruning, load_default_pruning, prune_children_values, prune_select
+from bgtools.engine.nets.incremental import evaluate_siblings
+from bgtools.engine.nets.nn import NeuralEvaluator, load_default_network
+from bgtools.engine.nets.prune import Pruning, load_default_pruning, prune_children_values, prune_select
 from bgtools.core.position import Position
 
 __all__ = [
@@ -62,7 +62,7 @@ __all__ = [
 @runtime_checkable
 class Evaluator(Protocol):
     """A static (0-ply) evaluator, and the pruning net searches rank its plays with first
-    (``prune``: a :class:`~bgtools.engine.prune.Pruning`, or None: the evaluator values
+    (``prune``: a :class:`~bgtools.engine.nets.prune.Pruning`, or None: the evaluator values
     every play).  Evaluators are shared (:func:`default_evaluator`): read ``prune``, and
     get another pruning with :func:`with_pruning` (a copy), never by setting it."""
 
@@ -346,7 +346,7 @@ def with_pruning(evaluator: E, pruning: Optional[Pruning]) -> E:
 
 def evaluator_setting(ev: Evaluator) -> str:
     """What names an evaluator's values (in a cache key): its name and version, and its
-    pruning (:attr:`~bgtools.engine.prune.Pruning.tag`) when it has one."""
+    pruning (:attr:`~bgtools.engine.nets.prune.Pruning.tag`) when it has one."""
     pruning = ev.prune
     return f"{ev.name} {ev.version}" + (f" {pruning.tag}" if pruning is not None else "")
 
@@ -358,7 +358,7 @@ def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, sibling
     ``siblings_of``: ``(parents, parent_of)`` when the boards are plays of a few positions
     (``parents``, laid out as the boards are, ``parent_of[i]`` the parent of board ``i``, not
     decreasing): our net then values each from its parent's first layer
-    (:func:`bgtools.engine.incremental.evaluate_siblings`; equal to float32 rounding)."""
+    (:func:`bgtools.engine.nets.incremental.evaluate_siblings`; equal to float32 rounding)."""
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     db = _bo.load_databases()
@@ -398,7 +398,7 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
     """float64[n, 5] at ``ply`` (0, 1, 2, ...) for int8[n, 2, 25] boards (``[1]`` on roll).
 
     At each level the opponent answers every roll with his best play by 0 ply; when the
-    evaluator carries a :class:`~bgtools.engine.prune.Pruning` (``evaluator.prune``, as the
+    evaluator carries a :class:`~bgtools.engine.nets.prune.Pruning` (``evaluator.prune``, as the
     shipped net does), only the plays of each roll that its pruning net ranks first are
     valued by the evaluator to find that best play."""
     if ply < 0:

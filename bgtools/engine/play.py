@@ -4,7 +4,7 @@ The net moves with :mod:`bgtools.engine.chooser` (no bear-off databases): at 0-p
 takes the play after which the opponent's position (he is on roll) is worst for him; at
 1-ply it averages, over the opponent's 21 rolls, his best 0-ply reply, for the best few
 (``candidates``) by 0-ply.  pubeval moves with
-:func:`bgtools.engine.pubeval.pubeval_choose`.  Game results are cubeless money points
+:func:`bgtools.engine.nets.pubeval.pubeval_choose`.  Game results are cubeless money points
 (1 single, 2 gammon, 3 backgammon).
 
 Duplicate dice: game pair ``k`` draws one dice sequence from seed ``seed + k`` and plays
@@ -21,8 +21,8 @@ import numpy as np
 
 from bgtools.core.dice import ASCENDING_ROLL_WEIGHTS, ASCENDING_ROLLS
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
-from bgtools.engine.nn import Weights, game_over_probs
-from bgtools.engine.pubeval import pubeval_choose, pubeval_weights
+from bgtools.engine.nets.nn import Weights, game_over_probs
+from bgtools.engine.nets.pubeval import pubeval_choose, pubeval_weights
 
 __all__ = ["DuelResult", "duel_vs_pubeval", "duel_chooser", "game_points", "game_over_board", "opening_board",
            "duplicate_dice", "MAX_TURNS"]
@@ -40,7 +40,7 @@ def duel_chooser(weights: Weights, ply: int = 0, candidates: int = 6):
 @nb.njit(cache=True)
 def game_points(board) -> int:
     """Points won by ``board[1]`` when a side is off (negative if he lost); 0 otherwise
-    (the result scored by :func:`bgtools.engine.nn.game_over_probs`)."""
+    (the result scored by :func:`bgtools.engine.nets.nn.game_over_probs`)."""
     out = np.empty(5, np.float64)
     if not game_over_probs(board, out):
         return 0

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 from bgtools.base import jsonout
 from bgtools.base.fileio import AppendOutput, check_output
 from bgtools.base.jsonout import csv_cell
-from bgtools.engine.met import MatchEquityTable
+from bgtools.engine.cubeful.met import MatchEquityTable
 from bgtools.rollouts.rollout import rollout_many
 from bgtools.rollouts.settings import OUTPUTS, Job, RolloutError, RolloutSettings
 

@@ -26,7 +26,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from bgtools.core.position import Position
-from bgtools.engine.met import CubeStake
+from bgtools.engine.cubeful.met import CubeStake
 from bgtools.rollouts.paired import PairedSums, run_paired, stop_rule
 from bgtools.rollouts.settings import Job, RolloutError, RolloutSettings
 
@@ -86,7 +86,7 @@ def play_options(text: str, dice: Optional[tuple[int, int]], count: Optional[int
     (cubeful at the score when the rollout is cubeful or the ID a match score)."""
     from bgtools.core.matchstate import parse_any_id
     from bgtools.engine.evaluation import rank_plays
-    from bgtools.engine.scoreplay import rank_plays_at_score
+    from bgtools.engine.cubeful.scoreplay import rank_plays_at_score
 
     try:
         pos, ms = parse_any_id(text)

@@ -20,8 +20,8 @@ from typing import Optional
 import numpy as np
 
 from bgtools.core.position import Position
-from bgtools.engine.cubeaction import NOT_AVAILABLE, proper_action
-from bgtools.engine.met import CubeStake
+from bgtools.engine.cubeful.cubeaction import NOT_AVAILABLE, proper_action
+from bgtools.engine.cubeful.met import CubeStake
 from bgtools.rollouts.paired import PairedSums, run_paired, stop_rule
 from bgtools.rollouts.settings import Job, RolloutError, RolloutResult, RolloutSettings
 

@@ -16,7 +16,7 @@ import numpy as np
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.chooser import make_chooser
-from bgtools.engine.met import METS, load_met
+from bgtools.engine.cubeful.met import METS, load_met
 from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
 from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
@@ -32,7 +32,7 @@ def _context(weights) -> tuple:
     if weights is None:
         weights = _WORKER.get("weights")
     if weights is None:
-        from bgtools.engine.nn import load_default_network
+        from bgtools.engine.nets.nn import load_default_network
 
         net = load_default_network()
         if net is None:
@@ -47,7 +47,7 @@ def _context(weights) -> tuple:
 def _pruning():
     """The shipped pruning net (loaded once per process), or None when none is shipped."""
     if "pruning" not in _WORKER:
-        from bgtools.engine.prune import load_default_pruning
+        from bgtools.engine.nets.prune import load_default_pruning
 
         _WORKER["pruning"] = load_default_pruning()
     return _WORKER["pruning"]
@@ -218,7 +218,7 @@ def weights_or_default(weights):
     """``weights``, or the shipped network's when None."""
     if weights is not None:
         return weights
-    from bgtools.engine.nn import load_default_network
+    from bgtools.engine.nets.nn import load_default_network
 
     net = load_default_network()
     if net is None:

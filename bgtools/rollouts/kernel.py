@@ -13,7 +13,7 @@ subtracted from the trial's result.  The cubeful output gets the same treatment 
 cubeful values.  With an exact evaluator this gives the exact value in every trial.
 
 Cubeful rollouts (money or match), as gnubg's: before each roll the player on roll may
-double, the opponent take or pass, as :mod:`bgtools.engine.cube` decides from the 0-ply
+double, the opponent take or pass, as :mod:`bgtools.engine.cubeful.cube` decides from the 0-ply
 cubeless evaluation; the root player's first turn too unless ``Stakes.first_cube`` is off
 (the no-double branch of a cube decision by rollout).  "Too good" and optional doubles
 play on; a beaver is taken as a take (gnubg does the same in rollouts).  Under the money
@@ -38,10 +38,10 @@ from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
 from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
                                    set_siblings, sibling_probs, static_value, swap_into)
-from bgtools.engine.cube import cube_values, cube_x, cubeful_value
+from bgtools.engine.cubeful.cube import cube_values, cube_x, cubeful_value
 from bgtools.engine.evalcache import choice_find, choice_put
-from bgtools.engine.met import mwc_after
-from bgtools.engine.nn import equity_from_probs, game_over_probs
+from bgtools.engine.cubeful.met import mwc_after
+from bgtools.engine.nets.nn import equity_from_probs, game_over_probs
 from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, new_roll_memo, roll_memo
 from bgtools.rollouts.settings import N_OUTPUTS
 

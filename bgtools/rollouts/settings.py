@@ -20,7 +20,7 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position
-from bgtools.engine.met import CubeStake, MatchEquityTable, load_met
+from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met
 
 __all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS",
            "MAX_TRIALS", "MAX_TRUNCATE"]
@@ -46,8 +46,8 @@ class RolloutSettings:
     end) and evaluate statically; ``bearoff_truncation``: stop once both sides fit the
     two-sided bear-off database (exact there); ``candidates``: how many of the best plays by 0 ply are checked at 1 ply;
     ``pruning``: the shipped pruning net ranks each roll's plays and the net values only the
-    best few (:mod:`bgtools.engine.prune`; False: the net values every play).  ``met``: the
-    match equity table of match play (None: :func:`~bgtools.engine.met.load_met`'s, resolved
+    best few (:mod:`bgtools.engine.nets.prune`; False: the net values every play).  ``met``: the
+    match equity table of match play (None: :func:`~bgtools.engine.cubeful.met.load_met`'s, resolved
     when the settings are made, so that every worker uses this one and the records name it)."""
 
     trials: int = 1296
@@ -154,7 +154,7 @@ class Job:
         """The job of ``position`` at ``state`` (a MatchState; None: money, cube centred).
         Money rules: ``jacoby`` None takes the state's Jacoby flag, else gnubg's default (on);
         ``beavers`` None is gnubg's default (on).  ``met``: the table a match score must fit
-        (None: :func:`~bgtools.engine.met.load_met`'s)."""
+        (None: :func:`~bgtools.engine.cubeful.met.load_met`'s)."""
         from bgtools.engine.assess import DEFAULT_BEAVERS, DEFAULT_JACOBY
 
         if position.is_game_over():

@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
-from bgtools.engine.nn import Weights
+from bgtools.engine.nets.nn import Weights
 from bgtools.engine.play import MAX_TURNS, duplicate_dice, game_points, opening_board
 
 __all__ = ["HeadToHead", "duel_weights"]

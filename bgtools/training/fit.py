@@ -1,9 +1,9 @@
 """Supervised fitting of the nets to targets, in NumPy: cross-entropy, Adam, mini-batches.
 
 Each position goes to its class's net (contact, crashed, race; finished games are dropped),
-inputs from :func:`bgtools.engine.features.encode_batch`.  The loss of a position is the
+inputs from :func:`bgtools.engine.nets.features.encode_batch`.  The loss of a position is the
 binary cross-entropy of each of the five sigmoid outputs against its target, summed over the
-outputs; the net is the one :mod:`bgtools.engine.nn` evaluates (one sigmoid hidden layer; the
+outputs; the net is the one :mod:`bgtools.engine.nets.nn` evaluates (one sigmoid hidden layer; the
 exact logistic here, the kernels' rational one agrees to 3e-7).
 
 Everything is seeded: the validation split from ``seed``, the order of epoch ``e`` from
@@ -20,8 +20,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from bgtools.engine.features import N_INPUTS, encode_batch
-from bgtools.engine.nn import Weights
+from bgtools.engine.nets.features import N_INPUTS, encode_batch
+from bgtools.engine.nets.nn import Weights
 
 __all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights"]
 

@@ -1,7 +1,7 @@
 """Targets for supervised training: our own net searched deeper (1 ply by default).
 
 ``label_boards`` values positions with :func:`bgtools.engine.evaluation.evaluate_boards` at
-``ply`` around a :class:`~bgtools.engine.nn.NeuralEvaluator`: finished games and positions in
+``ply`` around a :class:`~bgtools.engine.nets.nn.NeuralEvaluator`: finished games and positions in
 bgtools' own bear-off databases exact, everything else averaged over the 21 rolls of the best
 0-ply reply.  No value from any other program enters.  ``label_chunks`` does it chunk by chunk
 into part files so that a stopped run resumes where it stopped and ends identical.
@@ -24,8 +24,8 @@ import numpy as np
 
 from bgtools.base.parallel import ordered_map
 from bgtools.engine.evaluation import evaluate_boards
-from bgtools.engine.nn import NeuralEvaluator, Weights
-from bgtools.engine.prune import Pruning, load_default_pruning
+from bgtools.engine.nets.nn import NeuralEvaluator, Weights
+from bgtools.engine.nets.prune import Pruning, load_default_pruning
 from bgtools.training.datasets import part_path, save_npz
 
 __all__ = ["label_boards", "label_chunks", "array_tag", "disagreement", "select_rows", "SELECTIONS"]

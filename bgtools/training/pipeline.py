@@ -38,9 +38,9 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
-from bgtools.engine.features import net_classes
-from bgtools.engine.networks import load_weights
-from bgtools.engine.nn import NET_NAMES, Weights, widen_weights
+from bgtools.engine.nets.features import net_classes
+from bgtools.engine.nets.networks import load_weights
+from bgtools.engine.nets.nn import NET_NAMES, Weights, widen_weights
 from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
 from bgtools.training.duel import duel_weights
@@ -104,7 +104,7 @@ class FitConfig:
     extra: tuple[str, ...] = ()  #: further data sets (``.npz`` with boards and targets) fitted beside it
     lr_end: Optional[float] = None  #: None: constant ``lr``; else decayed geometrically to it by the last epoch
     #: hidden units per class (contact, crashed, race) when the start net is to be widened first
-    #: (:func:`bgtools.engine.nn.widen_weights`, seeded by ``seed``); None: as the start net
+    #: (:func:`bgtools.engine.nets.nn.widen_weights`, seeded by ``seed``); None: as the start net
     hidden: Optional[tuple[int, int, int]] = None
     #: keep each net (contact, crashed, race) from its own best held-out epoch
     #: (:attr:`bgtools.training.fit.FitSettings.best_per_net`); False: one epoch for all three
@@ -401,7 +401,7 @@ def run_prune(run: str | Path, cfg: PruneConfig = PruneConfig(), echo: Echo = No
     """Fit the pruning net (:mod:`bgtools.training.prunefit`) to the plays of this run's
     self-play positions as the main net values them; write ``prune.npz`` and the ranking
     of the held-out positions' plays in the manifest.  Seeded: run again, the same net."""
-    from bgtools.engine.nn import NeuralEvaluator
+    from bgtools.engine.nets.nn import NeuralEvaluator
     from bgtools.training.prunefit import PruneFitSettings, fit_prune, prune_dataset, ranking_report
 
     run = Path(run)

@@ -1,4 +1,4 @@
-"""Training the pruning net (:mod:`bgtools.engine.prune`) to rank plays like our main net.
+"""Training the pruning net (:mod:`bgtools.engine.nets.prune`) to rank plays like our main net.
 
 The data are what the pruning net is asked about inside a search: the plays of a roll.
 From positions our own self-play reached (player on roll, before his roll), seeded draws
@@ -8,7 +8,7 @@ after it, the opponent on roll), valued by the main evaluator at 0 ply
 net) as the cubeless equity of the player on roll.  No other program's numbers enter.
 
 The fit: mean squared error of the pruning net's output against those equities, Adam on
-seeded mini-batches (NumPy; the inputs are :func:`~bgtools.engine.prune.prune_inputs`).
+seeded mini-batches (NumPy; the inputs are :func:`~bgtools.engine.nets.prune.prune_inputs`).
 :func:`ranking_report` measures what matters for pruning: per roll, whether the main
 net's best play is among the ``keep`` the pruning net ranks first.
 """
@@ -22,7 +22,7 @@ import numpy as np
 
 from bgtools.engine.children import expand_rolls
 from bgtools.engine.evaluation import Evaluator, equity, static_probs
-from bgtools.engine.prune import PRUNE_INPUTS, Pruning, make_prune_net, prune_inputs, prune_select, prune_values
+from bgtools.engine.nets.prune import PRUNE_INPUTS, Pruning, make_prune_net, prune_inputs, prune_select, prune_values
 
 __all__ = ["PruneData", "prune_dataset", "PruneFitSettings", "fit_prune", "ranking_report"]
 

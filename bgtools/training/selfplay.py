@@ -21,7 +21,7 @@ import numpy as np
 
 from bgtools.core.movegen import generate, new_move_buffers
 from bgtools.engine.chooser import swap_into
-from bgtools.engine.nn import Weights, eval_board, equity_from_probs, new_eval_buffers
+from bgtools.engine.nets.nn import Weights, eval_board, equity_from_probs, new_eval_buffers
 from bgtools.engine.play import game_over_board, opening_board
 
 __all__ = ["selfplay_games", "MAX_TURNS", "GAME_SEED_STRIDE"]

@@ -1,4 +1,4 @@
-"""Seeded TD(lambda) self-play training of the nets in :mod:`bgtools.engine.nn`.
+"""Seeded TD(lambda) self-play training of the nets in :mod:`bgtools.engine.nets.nn`.
 
 Each game is played greedily at 0-ply by the current nets (both sides), with the chooser
 of :mod:`bgtools.engine.chooser` (no bear-off databases).  When it ends,
@@ -28,8 +28,8 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine.chooser import choose0, new_chooser_buffers, swap_into
-from bgtools.engine.features import encode
-from bgtools.engine.nn import Weights, forward_row, init_weights
+from bgtools.engine.nets.features import encode
+from bgtools.engine.nets.nn import Weights, forward_row, init_weights
 from bgtools.engine.play import MAX_TURNS, duel_chooser, game_over_board, opening_board
 
 __all__ = ["TrainConfig", "td_games", "train_run", "LOG_FIELDS"]

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bgtools.engine.networks import load_weights
+from bgtools.engine.nets.networks import load_weights
 from bgtools.training.datasets import load_npz
 from bgtools.training.fit import FitSettings, fit_weights, prepare
 

@@ -7,7 +7,7 @@ input (about 42).  :func:`set_base` encodes a base position once and keeps its i
 hidden pre-activations in an :class:`IncBase`; :func:`net_probs_inc` then encodes a sibling
 and updates the base's pre-activations by the rows of ``W1`` whose inputs changed, before
 the hidden and output layers as usual.  A sibling of another net class (a play that breaks
-contact) gets the full pass.  The result equals :func:`bgtools.engine.nn.net_probs` up to
+contact) gets the full pass.  The result equals :func:`bgtools.engine.nets.nn.net_probs` up to
 float32 rounding of the sum's order (tests/test_incremental.py: every oracle position, every
 roll, every play).
 """
@@ -19,8 +19,8 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from bgtools.engine.features import MAX_INPUTS, encode
-from bgtools.engine.nn import first_layer, hidden_out, make_consistent, new_eval_buffers
+from bgtools.engine.nets.features import MAX_INPUTS, encode
+from bgtools.engine.nets.nn import first_layer, hidden_out, make_consistent, new_eval_buffers
 
 __all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc", "evaluate_siblings"]
 
@@ -55,7 +55,7 @@ def set_base(board, net, base) -> None:
 def delta_layer(x, bx, nin, W1, bh, h) -> None:
     """``h[:hidden] = bh + (x - bx)[:nin] @ W1``: the base's pre-activations ``bh`` (inputs
     ``bx``) updated by the rows of ``W1`` whose inputs differ in ``x``.  Called, not inlined,
-    to keep its own fastmath flags (see :func:`bgtools.engine.nn.first_layer`)."""
+    to keep its own fastmath flags (see :func:`bgtools.engine.nets.nn.first_layer`)."""
     nh = W1.shape[1]
     for k in range(nh):
         h[k] = bh[k]
@@ -68,7 +68,7 @@ def delta_layer(x, bx, nin, W1, bh, h) -> None:
 
 @nb.njit(cache=True, inline="always")
 def net_probs_inc(board, net, ev, base, out) -> int:
-    """As :func:`bgtools.engine.nn.net_probs` (``board[1]`` on roll, a game not over), the
+    """As :func:`bgtools.engine.nets.nn.net_probs` (``board[1]`` on roll, a game not over), the
     first layer updated from ``base`` where the net class is the base's; return the class."""
     x = ev.x
     h = ev.h

@@ -3,7 +3,7 @@
 >>> load_weights("/no/such.npz")
 Traceback (most recent call last):
 ...
-bgtools.engine.networks.WeightsFileError: /no/such.npz: no such weights file
+bgtools.engine.nets.networks.WeightsFileError: /no/such.npz: no such weights file
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import zipfile
 from typing import Optional
 
 from bgtools.base.errors import BgtoolsError
-from bgtools.engine.nn import Weights, load_default_network
+from bgtools.engine.nets.nn import Weights, load_default_network
 
 __all__ = ["WeightsFileError", "evaluator_name", "load_weights"]
 

@@ -8,12 +8,12 @@ kept beside), the proper action as gnubg prints it ("No double, take", "Redouble
 "Too good to double, pass", "No double, beaver", "Optional double, take", ...), the
 opponent's take point and the gammon values at that score.
 
-Money values are Janowski's cube-efficiency model (see :mod:`bgtools.engine.cube`); under the
+Money values are Janowski's cube-efficiency model (see :mod:`bgtools.engine.cubeful.cube`); under the
 Jacoby rule a gammon counts single while the cube is centred, both in the dead-cube value and
 in the live cube outside the doubling window.  Beavers change no value (a beaver is a take
 that the taker redoubles at once, keeping the cube): they change the label when the taker
 gains by it (double/take worth at most 0 to the doubler, ``-2 <= DT <= 0``).  Match values come
-from the match equity table through :func:`bgtools.engine.cube.cube_values`.
+from the match equity table through :func:`bgtools.engine.cubeful.cube.cube_values`.
 
 >>> a = cube_advice([0.70, 0.0, 0.0, 0.0, 0.0])
 >>> a.action
@@ -29,8 +29,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values, money_per_cube
-from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
+from bgtools.engine.cubeful.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values, money_per_cube
+from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
 __all__ = ["CubeAdvice", "cube_advice", "proper_action", "cube_percent", "money_cubeful", "take_point", "gammon_values",
            "NOT_AVAILABLE"]
@@ -73,7 +73,7 @@ def proper_action(nd: float, dt: float, dp: float, *, win_gammon: bool, match: b
 def money_cubeful(probs: Sequence[float] | np.ndarray, owner: int = CENTRED, x: float = 0.68, jacoby: bool = False) -> float:
     """Janowski's money equity per unit cube of the player on roll (``owner``: 0 centred,
     1 him, 2 the opponent); under ``jacoby`` a centred cube makes gammons count single
-    (:func:`bgtools.engine.cube.money_per_cube`)."""
+    (:func:`bgtools.engine.cubeful.cube.money_per_cube`)."""
     return float(money_per_cube(np.ascontiguousarray(probs, np.float64).reshape(5), int(owner), float(x), bool(jacoby)))
 
 
@@ -189,7 +189,7 @@ def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x:
 
     ``state`` is a :class:`~bgtools.core.matchstate.MatchState`, a :class:`CubeInfo` or None
     (money, cube centred); ``jacoby``/``beavers`` override the money rules it carries.
-    ``x`` is the cube efficiency (:func:`bgtools.engine.cube.cube_efficiency`)."""
+    ``x`` is the cube efficiency (:func:`bgtools.engine.cubeful.cube.cube_efficiency`)."""
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
     if jacoby is not None or beavers is not None:
         info = CubeInfo(info.cube, info.owner, info.away, info.crawford,

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Sequence
 import numba as nb
 import numpy as np
 
-from bgtools.engine.met import MatchEquityTable, load_met, mwc_after
+from bgtools.engine.cubeful.met import MatchEquityTable, load_met, mwc_after
 
 if TYPE_CHECKING:
     from bgtools.core.matchstate import MatchState

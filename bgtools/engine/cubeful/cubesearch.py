@@ -25,10 +25,10 @@ import numpy as np
 
 from bgtools.core.dice import ROLL_WEIGHTS
 from bgtools.core.position import Position
-from bgtools.engine.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
-from bgtools.engine.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
+from bgtools.engine.cubeful.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
+from bgtools.engine.cubeful.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
 from bgtools.engine.evaluation import Evaluator, best_replies, evaluate_boards, static_probs
-from bgtools.engine.met import CubeStake, MatchEquityTable, load_met, mwc_after
+from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
 __all__ = ["cube_advice_at", "CubeSearch", "seen_by_opponent"]
 
@@ -134,7 +134,7 @@ def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, ev
     """The cube decision of the player on roll of ``position`` (before he rolls) at ``ply``
     (0, 1 or 2), with the cube state of ``state`` (a MatchState, a CubeInfo or None = money).
 
-    At 0 ply this is :func:`~bgtools.engine.cubeaction.cube_advice` of the static evaluation;
+    At 0 ply this is :func:`~bgtools.engine.cubeful.cubeaction.cube_advice` of the static evaluation;
     deeper, no double and double/take come from :class:`CubeSearch` (``search``: one to reuse,
     with its expansions, over many cube states of the same position; same evaluator and table)."""
     if not 0 <= ply <= 2:

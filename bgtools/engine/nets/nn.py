@@ -1,6 +1,6 @@
 """Our own neural evaluator: one small sigmoid net per position class.
 
-Each net maps the inputs of :mod:`bgtools.engine.features` through one sigmoid hidden layer to
+Each net maps the inputs of :mod:`bgtools.engine.nets.features` through one sigmoid hidden layer to
 five sigmoid outputs for the player on roll, before he rolls: P(win), P(win gammon),
 P(win backgammon), P(lose gammon), P(lose backgammon), cumulative as in gnubg.
 Finished games are scored exactly.
@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 
-from bgtools.engine.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
+from bgtools.engine.nets.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
 
 __all__ = [
     "Weights",
@@ -342,7 +342,7 @@ class NeuralEvaluator:
         self.weights = weights
         self.name = name or weights.meta.get("name", "bgtools-nn")
         self.version = version or weights.meta.get("version", "nn-untrained")
-        #: the :class:`bgtools.engine.prune.Pruning` searches use with this net, or None (typed
+        #: the :class:`bgtools.engine.nets.prune.Pruning` searches use with this net, or None (typed
         #: loosely: that module builds on this one)
         self.prune = prune
 

@@ -1,10 +1,10 @@
 """The pruning net: a tiny net that ranks the candidate plays of a roll so that the full
-net (:mod:`bgtools.engine.nn`) values only the best few.
+net (:mod:`bgtools.engine.nets.nn`) values only the best few.
 
 Inside a search (the replies of every roll at 1 and 2 ply, :func:`bgtools.engine.evaluation.evaluate_boards`)
 most of the time goes to valuing with the full net every play of every roll, only to keep
 the best one per roll.  The pruning net sees only the raw board (per side 25 slots x 4 units
-in the cumulative form of :mod:`bgtools.engine.features` and the checkers off, 202 inputs,
+in the cumulative form of :mod:`bgtools.engine.nets.features` and the checkers off, 202 inputs,
 no hand-made features), has one ReLU hidden layer of a few units and one linear output,
 the cubeless money equity of the player on roll.  Its hidden layer is summed from the rows of
 the occupied points only, so a board costs a few hundred additions.  It is trained by our
@@ -28,7 +28,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from bgtools.engine.nn import equity_from_probs, game_over_probs
+from bgtools.engine.nets.nn import equity_from_probs, game_over_probs
 
 __all__ = ["PRUNE_INPUTS", "PRUNE_SIDE", "PruneNet", "make_prune_net", "Pruning", "prune_inputs", "prune_value", "prune_values",
            "prune_children_values", "prune_base", "prune_sibling_value", "prune_play_values", "prune_keep", "prune_select",

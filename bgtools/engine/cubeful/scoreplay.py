@@ -20,11 +20,11 @@ from typing import Any, Optional, Sequence
 
 from bgtools.core.position import Position
 from bgtools.engine.children import ROLLS
-from bgtools.engine.cube import CubeInfo
-from bgtools.engine.cubesearch import CubeSearch, seen_by_opponent
+from bgtools.engine.cubeful.cube import CubeInfo
+from bgtools.engine.cubeful.cubesearch import CubeSearch, seen_by_opponent
 from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
                                        invert_probs, rank_plays)
-from bgtools.engine.met import CubeStake, MatchEquityTable
+from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable
 
 __all__ = ["rank_plays_at_score", "RollBest", "best_play_per_roll"]
 
