@@ -17,10 +17,11 @@ from bgtools.analysis.sgfout import annotated_match
 from bgtools.analysis.xgpr import attach_xg_pr, counted_xg
 from bgtools.base.fileio import atomic_path, atomic_write
 from bgtools.formats.matchjson import to_json_dict
-from bgtools.formats.read import MATCH_SUFFIXES, FileReading, FileStream, read_file
+from bgtools.formats.outnames import plan_outputs
+from bgtools.formats.read import FileReading, FileStream, read_file
 from bgtools.formats.sgf import format_sgf
 
-__all__ = ["OUTPUT_FORMATS", "AnnotateTask", "FileResult", "output_paths", "match_json", "write_outputs", "annotate_file"]
+__all__ = ["OUTPUT_FORMATS", "AnnotateTask", "FileResult", "output_paths", "plan_output_paths", "match_json", "write_outputs", "annotate_file"]
 
 
 OUTPUT_FORMATS = ("json", "jsonl", "csv", "parquet", "sgf", "html")
@@ -53,12 +54,17 @@ class FileResult:
 
 
 def output_paths(path: str, outdir: str, formats: Sequence[str], stem: Optional[str] = None) -> dict[str, str]:
-    """Output file per format for the match file ``path``."""
-    base = stem or os.path.basename(path)
-    for ext in (".gz", *MATCH_SUFFIXES):  # the suffixes of match files (one home: formats.read)
-        if base.lower().endswith(ext) and len(base) > len(ext):
-            base = base[: -len(ext)]
-    return {f: os.path.join(outdir, base + _SUFFIX[f]) for f in formats}
+    """Output file per format for the match file ``path`` alone (no other input to clash with)."""
+    if stem is not None:
+        return {f: os.path.join(outdir, stem + _SUFFIX[f]) for f in formats}
+    return plan_output_paths([path], outdir, formats)[0]
+
+
+def plan_output_paths(paths: Sequence[str], outdir: str, formats: Sequence[str]) -> list[dict[str, str]]:
+    """Output file per format for each match file, named by the one rule of
+    :mod:`bgtools.formats.outnames` (``convert`` names its outputs by it too)."""
+    plan = plan_outputs(paths, outdir, [_SUFFIX[f] for f in formats])
+    return [dict(zip(formats, p.outputs)) for p in plan.pairs]
 
 
 def match_json(match, analysis: MatchAnalysis) -> str:

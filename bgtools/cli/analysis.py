@@ -79,7 +79,7 @@ def annotate(
     paths: Annotated[List[str], typer.Argument(help="Match files, folders or globs.", metavar="PATH")],
     json_lines: Annotated[bool, typer.Option("--json", help="Write one JSON line per decision to stdout.")] = False,
     outdir: Annotated[Optional[str], typer.Option("--out-dir", "-d", metavar="FOLDER",
-                                                  help="Folder for the analysis files (one set per match).")] = None,
+                                                  help="Folder for the analysis files (one set per match, named after it as convert names its outputs: a.mat -> a.report.html; inputs sharing a name keep their suffix or get -2).")] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE",
                                                   help="One analysis file for one match, in the one --format "
                                                   "given.")] = None,
@@ -106,7 +106,7 @@ def annotate(
     errors are reported on stderr (their good games are analysed) and the exit status is 1;
     2 when a file cannot be read at all.
     """
-    from bgtools.analysis.annotate import OUTPUT_FORMATS, annotate_file, output_paths
+    from bgtools.analysis.annotate import OUTPUT_FORMATS, annotate_file, output_paths, plan_output_paths
     from bgtools.analysis.records import LEVELS, AnalysisSettings
     from bgtools.analysis.xgpr import PR_CONVENTIONS
     from bgtools.base.parallel import ParallelError, ordered_map
@@ -156,20 +156,12 @@ def annotate(
     settings = AnalysisSettings(ply=2 if ply is None else ply, prune=not no_prune, level=level,
                                 rollout_trials=rollout_trials, met=chosen_met(ctx))
     tasks: list[tuple] = []
-    seen: dict[tuple, int] = {}
-    for f in files:
-        outs = {}
+    named = plan_output_paths(files, outdir, fmts) if outdir else [{} for _ in files]
+    for f, outs in zip(files, named):
         if output:
             outs = {fmts[0]: output}
-        elif outdir:
-            outs = output_paths(f, outdir, fmts)
-            key = tuple(outs.values())
-            if key in seen:
-                seen[key] += 1
-                stem = os.path.basename(next(iter(outs.values()))).split(".")[0] + f"-{seen[key]}"
-                outs = output_paths(f, outdir, fmts, stem=stem)
-            else:
-                seen[key] = 1
+        elif outdir and outs != output_paths(f, outdir, fmts):
+            note(f"{f}: written to {next(iter(outs.values()))} (another input has the same name)")
         tasks.append((f, outs, settings, not no_cache, json_lines, all_rows, pr))
     progress = rich_progress(len(tasks), "analysing") if sys.stderr.isatty() else None
     written = 0

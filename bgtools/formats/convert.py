@@ -15,6 +15,7 @@ from typing import Callable, Optional
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.matchstate import MAX_MATCH_LENGTH
+from bgtools.formats.outnames import plan_outputs
 from bgtools.formats.read import length_problem
 from bgtools.model.game import Game, crawford_flags
 from bgtools.model.match import Match
@@ -55,29 +56,9 @@ class ConvertPlan:
 
 
 def _folder_pairs(src: str, out: str, fmt: str, files: list[str]) -> ConvertPlan:
-    suffix = FORMAT_SUFFIX[fmt]
-    base = Path(src)
-    wanted: dict[str, list[str]] = {}
-    for f in files:
-        rel = Path(f).relative_to(base)
-        dest = str((Path(out) / rel).with_suffix(suffix))
-        wanted.setdefault(dest, []).append(f)
-    pairs, renamed = [], []
-    for dest, srcs in wanted.items():
-        if len(srcs) == 1:
-            pairs.append((srcs[0], dest))
-            continue
-        for f in srcs:
-            rel = Path(f).relative_to(base)
-            new = str(Path(out) / rel.parent / (rel.name + suffix))
-            pairs.append((f, new))
-            renamed.append((f, new))
-    dests = [d for _, d in pairs]
-    if len(set(dests)) != len(dests):
-        clash = next(d for d in dests if dests.count(d) > 1)
-        raise ConvertError(f"{clash}: two inputs would be written to this one name")
-    pairs.sort()
-    return ConvertPlan(fmt, pairs, sorted(renamed))
+    named = plan_outputs(files, out, [FORMAT_SUFFIX[fmt]], root=src)  # the naming rule of every command
+    pairs = sorted((p.source, p.outputs[0]) for p in named.pairs)
+    return ConvertPlan(fmt, pairs, sorted(named.renamed))
 
 
 def plan_conversion(src: str, out: str, to: Optional[str] = None,
