@@ -197,13 +197,23 @@ def _start_worker(init, initargs: tuple) -> None:
         init(*initargs)
 
 
+def process_pool(jobs: int, init: Optional[Callable[..., Any]] = None, initargs: tuple = (), *,
+                 spawn: bool = False):
+    """The local pool every command uses: ``jobs`` worker processes that end when this
+    process dies (even by kill -9), each started by ``init(*initargs)``; forked where the
+    system can (workers share what this process has read), or ``spawn``-ed (fresh workers:
+    the rollout pool, whose workers load the kernels and keep their own caches)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "spawn" if spawn or "fork" not in mp.get_all_start_methods() else "fork"
+    ctx = mp.get_context(method)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, **pool_options(_start_worker, init, initargs))
+
+
 def _pool_map(fn, items, jobs: int, limit: int, init, initargs, captured: bool = True) -> Generator:
     """``fn`` over ``items`` in a pool of ``jobs`` workers, ``limit`` tasks in flight;
     ``captured``: ``fn``'s warnings are caught there and shown here (else ``fn`` does it)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, **pool_options(_start_worker, init, initargs))
+    pool = process_pool(jobs, init, initargs)
     task = functools.partial(_captured, fn) if captured else fn
     finished = False
     try:

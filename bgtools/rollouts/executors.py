@@ -158,14 +158,12 @@ class _Pool:
 
     def __init__(self, weights, jobs: int) -> None:
         import concurrent.futures as cf
-        import multiprocessing as mp
+
+        from bgtools.base.parallel import process_pool
 
         self._cf = cf
-        from bgtools.base.workers import pool_options
-
-        # workers end when this process dies, even by kill -9
-        self.pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
-                                           **pool_options(_init_worker, weights))
+        # the pool of every command; workers end when this process dies, even by kill -9
+        self.pool = process_pool(jobs, _init_worker, (weights,), spawn=True)
 
     def submit(self, job, settings, chunks):
         return self.pool.submit(_timed_chunks, job, settings, chunks, None)
