@@ -144,3 +144,25 @@ def test_met_option_changes_match_values_and_refuses_a_bad_file(tmp_path, monkey
     bad = r.invoke(app, ["--met", str(tmp_path / "missing.xml"), "eval", XGID])
     assert bad.exit_code == 2 and "not a match equity table name" in bad.output
     assert "Traceback" not in bad.output
+
+
+def test_library_analyse_keys_finished_work_on_the_table(tmp_path, monkeypatch):
+    """A library analysed under one table is analysed again under another, and only then;
+    the shipped table adds nothing to the key (libraries analysed before stay done)."""
+    monkeypatch.delenv(MET_ENV, raising=False)
+    f = _edited(tmp_path)
+    (tmp_path / "m.mat").write_text(MATCH)
+    db = str(tmp_path / "lib.sqlite")
+    r = CliRunner()
+
+    def bg(*args):
+        res = r.invoke(app, list(args))
+        assert res.exit_code == 0, res.output
+        return res.stdout
+
+    bg("library", "add", str(tmp_path / "m.mat"), "--db", db)
+    assert bg("library", "analyse", "--ply", "0", "--db", db).startswith("1 analysed")
+    assert bg("library", "analyse", "--ply", "0", "--db", db).startswith("0 analysed")
+    assert bg("--met", str(f), "library", "analyse", "--ply", "0", "--db", db).startswith("1 analysed")
+    assert bg("--met", str(f), "library", "analyse", "--ply", "0", "--db", db).startswith("0 analysed")
+    assert bg("library", "analyse", "--ply", "0", "--db", db).startswith("1 analysed")

@@ -24,7 +24,7 @@ from bgtools.core.tags import position_tags, tags_for_step
 from bgtools.library.ingest import content_key, match_paths
 from bgtools.library.store import Store, analyses, decisions, matches
 
-__all__ = ["AnalyseTask", "MatchResult", "AnalyseReport", "current_evaluator", "pending_matches", "analyse_one",
+__all__ = ["AnalyseTask", "MatchResult", "AnalyseReport", "current_evaluator", "met_setting", "pending_matches", "analyse_one",
            "analyse_library", "decision_row"]
 
 
@@ -34,7 +34,19 @@ def current_evaluator(settings: AnalysisSettings) -> str:
     from bgtools.engine.evaluation import default_evaluator, evaluator_setting, with_pruning
 
     ev = default_evaluator()
-    return evaluator_setting(ev if settings.prune else with_pruning(ev, None))  # as the analyser does
+    name = evaluator_setting(ev if settings.prune else with_pruning(ev, None))  # as the analyser does
+    return name + met_setting(settings)
+
+
+def met_setting(settings: AnalysisSettings) -> str:
+    """What the key of a finished analysis says of its match equity table: nothing for the
+    shipped one (the libraries analysed before the key said it stay done), else the table's
+    name and digest, so that a library analysed under one table is analysed again under another."""
+    from bgtools.engine.cubeful.met import load_met
+
+    if settings.met is None or settings.met == load_met():
+        return ""
+    return f"; met {settings.met.identity}"
 
 
 class AnalyseTask(NamedTuple):
@@ -139,7 +151,7 @@ def store_result(store: Store, res: MatchResult, ply: int, settings: AnalysisSet
             conn.execute(decisions.insert(), rows)
         conn.execute(analyses.delete().where(analyses.c.match_key == res.key, analyses.c.ply == ply))
         conn.execute(analyses.insert().values(
-            match_key=res.key, ply=ply, evaluator=res.evaluator, settings=json.dumps(settings.to_dict()),
+            match_key=res.key, ply=ply, evaluator=res.evaluator + met_setting(settings), settings=json.dumps(settings.to_dict()),
             decisions=len(rows), skipped_games=json.dumps(list(res.skipped_games)), analysed=time.time()))
 
 
