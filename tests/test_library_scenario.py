@@ -183,3 +183,17 @@ def test_analyse_a_match_whose_file_changed(tmp_path):
     shutil.copy(COLLECTION / "001.mat", a)
     r = bg("library", "analyse", "--ply", "0", "--no-cache", "--db", db, code=2)
     assert r.stdout.startswith("0 analysed") and "changed since it was added" in r.stderr
+
+
+def test_add_reads_a_file_as_check_does(tmp_path):
+    """One reading for every command: a length no Match ID can hold is refused by check and
+    is unreadable for library add, with check's reason."""
+    f = tmp_path / "huge.mat"
+    f.write_text(" 99999999 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n")
+    db = str(tmp_path / "lib.sqlite")
+    chk = bg("check", str(f), code=2)
+    r = bg("library", "add", str(f), "--db", db, code=2)
+    assert r.stdout.strip() == "0 new, 0 unchanged, 0 duplicates, 1 unreadable"
+    reason = [ln for ln in r.stderr.splitlines() if str(f) in ln]
+    assert reason and "32767" in reason[0]
+    assert any(reason[0].split(str(f), 1)[1] in ln for ln in chk.stderr.splitlines() + chk.stdout.splitlines())

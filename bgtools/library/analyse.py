@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from bgtools.analysis.records import AnalysisSettings, Decision
 from bgtools.core.tags import position_tags, tags_for_step
-from bgtools.library.ingest import content_key, match_paths
+from bgtools.library.ingest import content_key, match_paths, read_match_at
 from bgtools.library.store import Store, analyses, decisions, matches
 
 __all__ = ["AnalyseTask", "MatchResult", "AnalyseReport", "current_evaluator", "met_setting", "pending_matches", "analyse_one",
@@ -89,17 +89,11 @@ def decision_row(d: Decision, tags: str = "") -> dict:
 
 def _read_same(key: str, paths: tuple[str, ...]):
     """(match, path): the first path that still reads as the match ``key``; (None, reason) else."""
-    from pathlib import Path
-
-    from bgtools.formats.read import read_match
-    from bgtools.model.problems import MatchFileError
-
     reasons = []
     for p in paths:
-        try:
-            m = read_match(Path(p), name=p, keep_steps=True)
-        except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
-            reasons.append(str(e) if str(e).startswith(p) else f"{p}: {e}")
+        m, why = read_match_at(p)
+        if m is None:
+            reasons.append(why)
             continue
         if content_key(m) == key:
             return m, p

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 
 from bgtools.library.store import META_KEYS, Store, files, matches
 
-__all__ = ["FileRead", "AddReport", "content_key", "read_file", "add_paths", "file_sha256"]
+__all__ = ["FileRead", "AddReport", "content_key", "read_file", "read_match_at", "add_paths", "file_sha256"]
 
 
 def content_key(match) -> str:
@@ -81,22 +81,33 @@ def match_record(match, key: str) -> dict:
             "problems": len(match.errors), "added": time.time()}
 
 
-def read_file(task: tuple[str, str]) -> FileRead:
-    """(path, sha256) -> :class:`FileRead` (for worker processes: problems returned, never raised)."""
-    path, sha = task
+def read_match_at(path: str):
+    """(match, '') for the match file at ``path`` read as every command reads it
+    (:func:`bgtools.formats.read.read_file`, with its steps kept), or (None, why not)."""
     from pathlib import Path
 
-    from bgtools.formats.read import read_match
+    from bgtools.formats.read import read_file as read_match_file
     from bgtools.model.problems import MatchFileError
 
     try:
-        m = read_match(Path(path), name=path, keep_steps=True)
-        if not m.games:
-            return FileRead(path, sha, error=f"{path}: no games in the file")
-        key = content_key(m)
+        reading = read_match_file(Path(path), name=path, keep_steps=True)
     except (MatchFileError, OSError, UnicodeDecodeError, ValueError) as e:
-        text = str(e)
-        return FileRead(path, sha, error=text if text.startswith(path) else f"{path}: {text}")
+        why = str(e)
+    else:
+        m = reading.match
+        if not reading.unreadable and m.games:
+            return m, ""
+        why = str(m.file_errors[0]) if m.file_errors else "no games in the file"
+    return None, why if why.startswith(path) else f"{path}: {why}"
+
+
+def read_file(task: tuple[str, str]) -> FileRead:
+    """(path, sha256) -> :class:`FileRead` (for worker processes: problems returned, never raised)."""
+    path, sha = task
+    m, why = read_match_at(path)
+    if m is None:
+        return FileRead(path, sha, error=why)
+    key = content_key(m)
     return FileRead(path, sha, key, match_record(m, key))
 
 
