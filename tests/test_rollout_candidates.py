@@ -102,6 +102,27 @@ def test_until_se_stops_at_a_chunk_boundary_below_the_target():
         jsonout.dumps(loose.record("e"))
 
 
+
+def test_one_pool_serves_every_stage_of_a_stopping_rollout(monkeypatch):
+    """A rollout asked at each chunk whether to stop runs in stages; they share one executor."""
+    from bgtools.rollouts import paired
+
+    made, closed = [], []
+    real = paired.make_executor
+
+    def counting(*a, **k):
+        ex, window = real(*a, **k)
+        made.append(ex)
+        orig = ex.close
+        ex.close = lambda: (closed.append(ex), orig())[1]
+        return ex, window
+
+    monkeypatch.setattr(paired, "make_executor", counting)
+    s = replace(FAST, trials=144 * 6)
+    r = settle_id(OPENING, (4, 3), 2, s, until_se=1e-9)  # never met: every stage runs
+    assert r.trials == s.trials
+    assert len(made) == 1 and closed == made
+
 # -- the command -----------------------------------------------------------------------------------------------
 def _cli(*args):
     from typer.testing import CliRunner

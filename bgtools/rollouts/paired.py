@@ -21,6 +21,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from bgtools.rollouts.executors import make_executor, weights_or_default
 from bgtools.rollouts.rollout import rollout_many
 from bgtools.rollouts.settings import CHUNK, N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
 
@@ -149,9 +150,21 @@ def run_paired(positions: Sequence[Job], settings: RolloutSettings, out: int, sc
     full = start if start is not None else PairedSums.empty(len(positions), out, scale)
     if full.jobs != len(positions) or full.out != out or full.n % CHUNK or not np.array_equal(full.scale, scale):
         raise RolloutError("the stored rollout sums do not fit these jobs")
+    stage = STAGE_CHUNKS if stop is None else max(1, jobs)
+    if full.n // CHUNK >= settings.n_chunks:
+        return full, full
+    weights = weights_or_default(weights)
+    executor = make_executor(weights, jobs, dask, settings.ply)  # one pool for every stage
+    try:
+        return _stages(positions, settings, out, full, weights, executor, stage, stop, on_chunk)
+    finally:
+        executor[0].close()
+
+
+def _stages(positions, settings, out, full, weights, executor, stage, stop, on_chunk):
+    """The stages of :func:`run_paired`, on one executor."""
     total = full
     chunk = full.n // CHUNK
-    stage = STAGE_CHUNKS if stop is None else max(1, jobs)
     while chunk < settings.n_chunks:  # the rule is first asked after a chunk of this run
         last = min(settings.n_chunks, chunk + stage)
         first_trial = chunk * CHUNK
@@ -163,7 +176,8 @@ def run_paired(positions: Sequence[Job], settings: RolloutSettings, out: int, sc
             values[j, u] = part.sums
             plies[j, u] = part.plies
 
-        for _ in rollout_many(positions, settings, weights, jobs, dask, on_chunk, units=units, on_part=keep):
+        for _ in rollout_many(positions, settings, weights, on_chunk=on_chunk, units=units, on_part=keep,
+                              executor=executor):
             pass
         for c in range(chunk, last):
             lo, hi = c * CHUNK - first_trial, min(settings.trials, (c + 1) * CHUNK) - first_trial

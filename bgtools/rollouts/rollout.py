@@ -23,7 +23,8 @@ __all__ = ["rollout", "rollout_many", "RolloutSettings", "RolloutResult"]
 def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=None, jobs: int = 1,
                  dask=None, on_chunk: Optional[Callable[[int, int], None]] = None,
                  units: Optional[Sequence[tuple[int, int]]] = None,
-                 on_part: Optional[Callable[[int, int, Partial], None]] = None) -> Iterator[RolloutResult]:
+                 on_part: Optional[Callable[[int, int, Partial], None]] = None,
+                 executor: Optional[tuple] = None) -> Iterator[RolloutResult]:
     """Roll out each of ``positions`` (:class:`~bgtools.rollouts.settings.Job`: a position
     with its cube and score); yield the results in their order as soon as each is complete.
 
@@ -33,11 +34,13 @@ def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=No
     the task is done.  ``units``: the (first trial, count) units of work, in merge order
     (None: the settings' chunks); ``on_part(job index, unit index, partial)`` is called for
     each unit's own sums as it is merged, in unit order per job (paired statistics across
-    jobs, :mod:`bgtools.rollouts.candidates`).
+    jobs, :mod:`bgtools.rollouts.candidates`).  ``executor``: an (executor, window) of
+    :func:`~bgtools.rollouts.executors.make_executor` that the caller keeps for several calls
+    (and closes); None: one made for this call.
     """
     weights = weights_or_default(weights)
     todo = list(positions)
-    ex, window = make_executor(weights, jobs, dask, settings.ply)
+    ex, window = executor if executor is not None else make_executor(weights, jobs, dask, settings.ply)
     n_chunks = settings.n_chunks if units is None else len(units)  # units are made as they are submitted
     unit = settings.chunk if units is None else units.__getitem__
     left = len(todo) * n_chunks  # chunks not yet submitted
@@ -85,7 +88,8 @@ def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=No
                 yield RolloutResult.from_partial(total, settings, todo[next_out])
                 next_out += 1
     finally:
-        ex.close()
+        if executor is None:
+            ex.close()
 
 
 #: the seconds a task is sized to take (a call of the kernel costs ~40 us, ~10 % of a
