@@ -31,7 +31,7 @@ from bgtools.engine.cubeful.met import MatchEquityTable
 from bgtools.rollouts.rollout import rollout_many
 from bgtools.rollouts.settings import OUTPUTS, Job, RolloutError, RolloutSettings
 
-__all__ = ["read_id_file", "read_ids", "OutputFile", "Batch", "BatchRun", "CSV_COLUMNS", "CUBE_CSV_COLUMNS",
+__all__ = ["read_id_file", "read_ids", "json_records", "OutputFile", "Batch", "BatchRun", "CSV_COLUMNS", "CUBE_CSV_COLUMNS",
            "KEY_FIELDS", "ID_COLUMNS", "json_scalar", "record_of"]
 
 #: what a record's settings are (``--resume`` re-uses a record only when all of these agree)
@@ -114,16 +114,7 @@ class OutputFile:
                                        "--force overwrites it")
                 self.done = [self._key_csv(r) for r in csv.DictReader(lines)]
             elif text:
-                import json
-
-                for n, line in enumerate(text.splitlines(), start=1):
-                    try:
-                        rec = json.loads(line)
-                    except ValueError:
-                        raise RolloutError(f"{path}: line {n} is not JSON") from None
-                    if not isinstance(rec, dict):
-                        raise RolloutError(f"{path}: line {n} is not a rollout record")
-                    self.done.append(self._key_json(rec))
+                self.done = [self._key_json(rec) for _, rec in json_records(text, path)]
         except BaseException:
             self.out.abort()
             raise
@@ -156,6 +147,24 @@ class OutputFile:
     def abort(self) -> None:
         """Stop after an error (a new file without records is not left behind)."""
         self.out.abort()
+
+
+def json_records(text: str, source: str) -> list[tuple[int, dict]]:
+    """(line number, record) of the JSON-lines rollout records in ``text`` (blank lines skipped)."""
+    import json
+
+    out = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            raise RolloutError(f"{source}: line {n} is not JSON") from None
+        if not isinstance(rec, dict):
+            raise RolloutError(f"{source}: line {n} is not a rollout record")
+        out.append((n, rec))
+    return out
 
 
 def record_of(result, settings: RolloutSettings, evaluator: str) -> dict:

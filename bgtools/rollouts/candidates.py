@@ -27,6 +27,7 @@ import numpy as np
 
 from bgtools.core.position import Position
 from bgtools.engine.cubeful.met import CubeStake
+from bgtools.rollouts.batch import json_records
 from bgtools.rollouts.paired import PairedSums, run_paired, stop_rule
 from bgtools.rollouts.settings import Job, RolloutError, RolloutSettings
 
@@ -257,7 +258,6 @@ def settle_id(text: str, dice: Optional[tuple[int, int]], count: Optional[int], 
 
 def read_records(source: str) -> list[tuple[int, dict]]:
     """(line number, record) of a JSON-lines file of rollout records (``-`` = stdin)."""
-    import json
     import sys
 
     try:
@@ -266,17 +266,10 @@ def read_records(source: str) -> list[tuple[int, dict]]:
         raise RolloutError(f"{source}: cannot read: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise RolloutError(f"{source}: not a text file of rollout records") from None
-    out = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            raise RolloutError(f"{source}: line {n}: not JSON (only JSON-lines records can be extended)") from None
-        if not isinstance(rec, dict):
-            raise RolloutError(f"{source}: line {n}: not a rollout record")
-        out.append((n, rec))
+    try:
+        out = json_records(text, source)
+    except RolloutError as e:
+        raise RolloutError(f"{e} (only JSON-lines records can be extended)") from None
     if not out:
         raise RolloutError(f"{source}: holds no rollout records")
     return out
