@@ -60,10 +60,10 @@ def commands(quick: bool) -> list[tuple[str, list[str]]]:
     out.append(("rollout cubeful vr truncated", ["rollout", "--json", "--cubeful", "--vr", "--truncate", "8", "-n",
                                                  trials, "--jobs", "1", IDS["match_centred"], IDS["money_owned_2"],
                                                  ""]))
-    out.append(("annotate 001 ply 0", ["annotate", "--json", "--all", "--no-cache", "--ply", "0",
-                                       "tests/data/matches/selfplay/001.mat", ""]))
-    out.append(("annotate money beavers ply 1", ["annotate", "--json", "--all", "--no-cache", "--ply", "1",
-                                                 "tests/data/selfplay-money-beavers.mat", ""]))
+    for name, ply in (("matches/selfplay/004.mat", 0), ("matches/selfplay/004.mat", 1), ("levels/game1-7pt.mat", 2),
+                      ("library/collection/money_session.mat", 0), ("library/collection/002.mat", 1)):
+        out.append((f"annotate {name} ply {ply}", ["annotate", "--json", "--all", "--no-cache", "--ply", str(ply),
+                                                   f"tests/data/{name}", ""]))
     return out
 
 
@@ -102,6 +102,41 @@ def duels(games: int) -> list[tuple[str, bytes, float]]:
     return out
 
 
+def speed(games: int, trials: int) -> None:
+    """CPU seconds of cubeful rollouts (money and match, with and without variance reduction)
+    and of duels (vs pubeval, net vs net), each after a warm-up call."""
+    from bgtools.core.matchstate import parse_any_id
+    from bgtools.engine.nets.nn import init_weights, load_default_network
+    from bgtools.engine.play import duel_vs_pubeval
+    from bgtools.rollouts import Job, RolloutSettings, run_chunk, warm_up
+    from bgtools.training.duel import duel_weights
+
+    net = load_default_network()
+    assert net is not None
+    w = net.weights
+    warm_up(w)
+    for name in ("money_centred", "match_2away"):
+        pos, ms = parse_any_id(IDS[name])
+        job = Job.make(pos, ms)
+        for vr, n in ((False, trials), (True, max(1, trials // 8))):
+            s = RolloutSettings(trials=n, seed=1, cubeful=True, variance_reduction=vr)
+            run_chunk(job, s, 0, 1, w)
+            c0 = time.process_time()
+            run_chunk(job, s, 0, n, w)
+            cpu = time.process_time() - c0
+            print(f"  cubeful rollout {name} {'VR' if vr else 'no VR'}: {n} games {cpu:.2f} CPU s, "
+                  f"{n / cpu:.1f} games/s", flush=True)
+    other = init_weights(seed=1)
+    duel_vs_pubeval(w, 2, seed=1)
+    duel_weights(w, other, 2, seed=1)
+    for name, run in (("duel vs pubeval", lambda: duel_vs_pubeval(w, games, seed=7)),
+                      ("duel head to head", lambda: duel_weights(w, other, games, seed=3))):
+        c0 = time.process_time()
+        run()
+        cpu = time.process_time() - c0
+        print(f"  {name}: {games} games {cpu:.2f} CPU s, {games / cpu:.0f} games/s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer rollout trials")
@@ -109,9 +144,17 @@ def main() -> None:
     ap.add_argument("--skip-cli", action="store_true")
     ap.add_argument("--skip-duels", action="store_true")
     ap.add_argument("--dump", metavar="DIR", help="also write each output to DIR/<n>.out")
+    ap.add_argument("--only", metavar="TEXT", help="only the commands whose name holds TEXT")
+    ap.add_argument("--speed", action="store_true", help="time cubeful rollouts and duels instead")
+    ap.add_argument("--trials", type=int, default=576, help="--speed: cubeful rollout trials")
     args = ap.parse_args()
+    if args.speed:
+        speed(args.games, args.trials)
+        return
     if not args.skip_cli:
         for n, (name, argv) in enumerate(commands(args.quick)):
+            if args.only and args.only not in name:
+                continue
             data, err = run_cli(argv)
             if args.dump:
                 with open(f"{args.dump}/{n:02d}.out", "wb") as f:

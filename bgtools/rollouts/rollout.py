@@ -62,7 +62,8 @@ def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=No
                     job, chunk = job + 1, 0
             for fut in ex.wait(list(pending)):
                 j, c, take = pending.pop(fut)
-                done, seconds = ex.result(fut)
+                got = ex.result(fut)  # a ChunkResult
+                done, seconds = got.parts, got.seconds
                 held = early.setdefault(j, {})
                 for i, part in enumerate(done):
                     held[c + i] = part
