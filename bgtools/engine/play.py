@@ -88,17 +88,14 @@ def game_over_board(board) -> bool:
 
 
 @nb.njit(cache=True)
-def duel_kernel(ch_a, ch_b, pub, n_pairs, seed):
+def duel_kernel(ch_a, ch_b, pub, vs_pubeval, n_pairs, seed):
     """Points per game for player A, float64[2 * n_pairs] (pairs of duplicate-dice games; in
     game ``2k`` A moves first, in ``2k + 1`` his opponent).  A moves with the chooser ``ch_a``,
-    his opponent with ``ch_b`` or, when ``ch_b`` is None, as pubeval with the weights ``pub``
-    (a kernel compiled for one kind of opponent holds only its own search)."""
+    his opponent with ``ch_b`` or, with ``vs_pubeval``, as pubeval with the weights ``pub``
+    (``ch_b`` then only lends its buffers' shape)."""
     res = np.zeros(2 * n_pairs, np.float64)
     buf_a = new_chooser_buffers(ch_a.net)
-    if ch_b is None:
-        buf_b = new_chooser_buffers(ch_a.net)  # (pubeval's plays are generated into it)
-    else:
-        buf_b = new_chooser_buffers(ch_b.net)
+    buf_b = new_chooser_buffers(ch_b.net)
     bp = np.empty(5, np.float64)
     dice = np.zeros((MAX_TURNS, 2), np.int64)
     for k in range(n_pairs):
@@ -114,7 +111,7 @@ def duel_kernel(ch_a, ch_b, pub, n_pairs, seed):
                 if mover == a_side:
                     i = choose(board, d1, d2, ch_a, buf_a, bp)
                     mine = buf_a.mine
-                elif ch_b is None:
+                elif vs_pubeval:
                     i = pubeval_choose(board, d1, d2, pub, buf_b.mine)
                     mine = buf_b.mine
                 else:
@@ -167,6 +164,7 @@ def duel_vs_pubeval(weights: Weights, games: int, seed: int = 1, ply: int = 0, c
     """Play ``games`` (rounded up to even) cubeless games against pubeval with duplicate dice
     (a :class:`DuelResult`, and the net's points per game when ``points``)."""
     n_pairs = (games + 1) // 2
-    res = duel_kernel(duel_chooser(weights, ply, candidates), None, pubeval_weights(), n_pairs, seed)
+    ch = duel_chooser(weights, ply, candidates)
+    res = duel_kernel(ch, ch, pubeval_weights(), True, n_pairs, seed)
     out = DuelResult.of(res)
     return (out, res) if points else out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bgtools.engine.chooser import make_chooser
 from bgtools.engine.nets.nn import Weights
+from bgtools.engine.nets.pubeval import pubeval_weights
 from bgtools.engine.play import DuelResult, duel_kernel
 
 __all__ = ["duel_weights"]
@@ -29,6 +30,6 @@ def duel_weights(a: Weights, b: Weights, games: int, seed: int = 1, ply: int = 0
     n_pairs = (games + 1) // 2
     ch_a = make_chooser(a.arrays(), ply, candidates, None, stable=True)
     ch_b = make_chooser(b.arrays(), ply, candidates, None, stable=True)
-    res = duel_kernel(ch_a, ch_b, None, n_pairs, int(seed))
+    res = duel_kernel(ch_a, ch_b, pubeval_weights(), False, n_pairs, int(seed))  # (pubeval unused)
     out = DuelResult.of(res, "A ")
     return (out, res) if points else out
