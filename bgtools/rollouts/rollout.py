@@ -62,8 +62,7 @@ def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=No
                     job, chunk = job + 1, 0
             for fut in ex.wait(list(pending)):
                 j, c, take = pending.pop(fut)
-                got = ex.result(fut)  # a ChunkResult
-                done, seconds = got.parts, got.seconds
+                done, seconds = ex.result(fut)  # a ChunkResult (parts, seconds)
                 held = early.setdefault(j, {})
                 for i, part in enumerate(done):
                     held[c + i] = part
