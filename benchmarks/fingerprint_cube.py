@@ -35,6 +35,7 @@ IDS = {
     "dead_cube": "/zcAABi5u0MQAA:AQGgADAAGAAE",
 }
 OPENING = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+CONTACT_MATCH = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10"
 
 
 def commands(quick: bool) -> list[tuple[str, list[str]]]:
@@ -115,8 +116,8 @@ def speed(games: int, trials: int) -> None:
     assert net is not None
     w = net.weights
     warm_up(w)
-    for name in ("money_centred", "match_2away"):
-        pos, ms = parse_any_id(IDS[name])
+    for name, gid in (("opening money", OPENING), ("contact 5-point match", CONTACT_MATCH)):
+        pos, ms = parse_any_id(gid)
         job = Job.make(pos, ms)
         for vr, n in ((False, trials), (True, max(1, trials // 8))):
             s = RolloutSettings(trials=n, seed=1, cubeful=True, variance_reduction=vr)

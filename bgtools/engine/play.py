@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
+from bgtools.base.borrow import borrow, keep_alive
 from bgtools.core.dice import ASCENDING_ROLL_WEIGHTS, ASCENDING_ROLLS
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nets.nn import Weights, game_over_probs
@@ -94,8 +95,11 @@ def duel_kernel(ch_a, ch_b, pub, vs_pubeval, n_pairs, seed):
     his opponent with ``ch_b`` or, with ``vs_pubeval``, as pubeval with the weights ``pub``
     (``ch_b`` then only lends its buffers' shape)."""
     res = np.zeros(2 * n_pairs, np.float64)
-    buf_a = new_chooser_buffers(ch_a.net)
-    buf_b = new_chooser_buffers(ch_b.net)
+    # one call site of the (inlined) chooser for both nets, entered with borrowed views
+    # (bgtools.base.borrow): no reference counting of the sixty arrays of a chooser and its buffers
+    owned = (new_chooser_buffers(ch_a.net), new_chooser_buffers(ch_b.net))
+    bufs = borrow(owned)
+    chs = borrow((ch_a, ch_b))
     bp = np.empty(5, np.float64)
     dice = np.zeros((MAX_TURNS, 2), np.int64)
     for k in range(n_pairs):
@@ -108,15 +112,13 @@ def duel_kernel(ch_a, ch_b, pub, vs_pubeval, n_pairs, seed):
                 d1 = dice[t, 0]
                 d2 = dice[t, 1]
                 mover = t % 2
-                if mover == a_side:
-                    i = choose(board, d1, d2, ch_a, buf_a, bp)
-                    mine = buf_a.mine
-                elif vs_pubeval:
-                    i = pubeval_choose(board, d1, d2, pub, buf_b.mine)
-                    mine = buf_b.mine
+                who = 0 if mover == a_side else 1
+                buf = bufs[who]
+                mine = buf.mine
+                if vs_pubeval and who == 1:
+                    i = pubeval_choose(board, d1, d2, pub, mine)
                 else:
-                    i = choose(board, d1, d2, ch_b, buf_b, bp)
-                    mine = buf_b.mine
+                    i = choose(board, d1, d2, chs[who], buf, bp)
                 if i >= 0:
                     swap_into(mine.boards[i], board)
                 else:
@@ -126,6 +128,7 @@ def duel_kernel(ch_a, ch_b, pub, vs_pubeval, n_pairs, seed):
                 if pts != 0:
                     res[2 * k + g] = -pts if mover == a_side else pts
                     break
+    keep_alive(owned)
     return res
 
 
