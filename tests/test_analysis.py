@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from bgtools.analysis import AnalysisSettings, analyse_match, error_class, luck_class, rating
-from bgtools.analysis.analyse import _Analyser, _Ctx
+from bgtools.analysis.analyse import _Analyser
+from bgtools.engine.cubeful.cube import CubeInfo
 from bgtools.formats import read_match
 from bgtools.model import Roll, replay
 from bgtools.core.matchstate import MatchState
@@ -113,7 +114,7 @@ def test_luck_averages_to_zero_over_all_rolls(match_state):
 
     an = _Analyser(None, AnalysisSettings(ply=0), None)
     pos = Position.from_id("OFfwATDMTvABMA")
-    c = _Ctx(match_state, True)
+    c = CubeInfo.from_state(match_state)
     lucks = [an.luck(pos, r, c, False) for r in ROLLS]
     w = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
     assert abs(float(w @ np.array([x for x, _ in lucks]))) < 1e-9
@@ -249,10 +250,8 @@ def test_a_take_where_a_beaver_was_right_is_an_error_when_beavers_are_allowed():
     pos = Position.from_id("bHfAAwKYtwMAbA")
     an = _Analyser(None, AnalysisSettings(ply=0), None)
     _, st = parse_any_id("bHfAAwKYtwMAbA:cAkAAAAAAAAA")  # money, cube centred
-    with_b = _Ctx(st, True)
-    with_b.beavers = True
-    without = _Ctx(st, True)
-    without.beavers = False
+    with_b = CubeInfo.from_state(st).with_rules(beavers=True)
+    without = CubeInfo.from_state(st).with_rules(beavers=False)
     ca_b = an.cube_analysis(pos, with_b)
     ca = an.cube_analysis(pos, without)
     assert ca.dt < 0.0 and ca.response == "take" and ca.action == "no double"

@@ -5,7 +5,7 @@ the formula alone doubled where XG and gnubg hold)."""
 import pytest
 
 from bgtools.analysis import AnalysisSettings
-from bgtools.analysis.analyse import LOOKAHEAD_WINDOW, _Analyser, _Ctx
+from bgtools.analysis.analyse import LOOKAHEAD_WINDOW, _Analyser
 from bgtools.core.matchstate import parse_any_id
 from bgtools.engine.cubeful.cube import CubeInfo, cube_efficiency
 from bgtools.engine.cubeful.cubeaction import cube_advice
@@ -18,7 +18,7 @@ CLOSE = "sOvBADQc3y4AQA:MAHqAAAAEAAE"
 def _analyse(gid, lookahead):
     pos, st = parse_any_id(gid)
     an = _Analyser(None, AnalysisSettings(ply=2, cube_lookahead=lookahead), None)
-    return pos, st, an.cube_analysis(pos, _Ctx(st, True))
+    return pos, st, an.cube_analysis(pos, CubeInfo.from_state(st))
 
 
 def test_a_close_decision_takes_the_lookahead_values_of_eval():

@@ -119,8 +119,7 @@ def test_candidates_share_the_dice(match, rolled):
     pos = Position.from_id(d.position_id)
     me = Job.make(pos, MatchState.from_match_id(d.match_id, strict=False), met=rs.table)
     c = next(c for c in d.candidates if c.trials)
-    job = replace(me, board=apply_steps(pos, c.steps)[0].to_array(), away=me.away[::-1],
-                  owner={-1: -1, 0: 1, 1: 0}[me.owner])
+    job = replace(me, board=apply_steps(pos, c.steps)[0].to_array(), info=me.info.flipped())
     alone = next(rollout_many([job], rs))
     assert -alone.cubeful_equity == pytest.approx(c.equity, abs=1e-12)
     assert alone.cubeful_equity_se == pytest.approx(c.se, abs=1e-12)

@@ -9,6 +9,7 @@ import pytest
 
 from bgtools.core.position import Position
 from bgtools.engine.cubeful.met import load_met
+from bgtools.rollouts.executors import ChunkResult
 import importlib
 from bgtools.rollouts.settings import (CHUNK, MAX_TRIALS, N_OUTPUTS, Job, Partial, RolloutError,
                                        RolloutSettings)
@@ -57,7 +58,7 @@ class _Fake:
 
     def result(self, fut):
         _, chunks = self.boxes.pop(fut)
-        return [Partial(c, np.full(N_OUTPUTS, float(f)), np.full(N_OUTPUTS, 1.0), 1) for f, c in chunks], 0.05
+        return ChunkResult([Partial(c, np.full(N_OUTPUTS, float(f)), np.full(N_OUTPUTS, 1.0), 1) for f, c in chunks], 0.05)
 
     def close(self):
         pass

@@ -44,7 +44,7 @@ from bgtools.analysis.records import (AnalysisSettings, ErrorClass, Candidate, C
                                       MatchAnalysis, PlayerSummary, error_class, luck_class, ERRORS, PHASES)
 from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.assess import CUBE_MAX_PLY
-from bgtools.engine.cubeful.cube import UNAVAILABLE, cube_values, cube_x
+from bgtools.engine.cubeful.cube import UNAVAILABLE, CubeInfo, cube_values, cube_x
 from bgtools.engine.cubeful.met import CubeStake, mwc_after
 from bgtools.formats.read import FileStream, GameReader
 from bgtools.model.game import Game
@@ -59,10 +59,12 @@ __all__ = ["analyse_match", "AnalysisSettings", "MatchAnalysis", "Decision", "De
 
 # ----------------------------------------------------------------------------- the analyser
 @nb.njit(cache=True)
-def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post, jacoby):
+def _after_kernel(probs, boards, theirs):
     """Mover's cubeful value (points, or MWC) of positions after his play: the opponent, on
-    roll in ``boards``, takes his best cube action (cube ``owner`` seen from him; ``jacoby``:
-    the money Jacoby rule)."""
+    roll in ``boards``, takes his best cube action (``theirs``: the
+    :class:`~bgtools.engine.cubeful.cube.CubeArgs` of the cube seen from him)."""
+    money, am, ao, cube, jacoby = theirs.money, theirs.away_opp, theirs.away_me, theirs.cube, theirs.jacoby
+    owner, pre, post = theirs.owner, theirs.pre, theirs.post
     n = probs.shape[0]
     raw = np.empty(n)
     po = np.empty(5)
@@ -81,35 +83,24 @@ def _after_kernel(probs, boards, money, am, ao, cube, owner, crawford, pre, post
         po[2] = min(max(p[4], 0.0), po[1])
         po[3] = min(max(p[1], 0.0), 1.0 - po[0])
         po[4] = min(max(p[2], 0.0), po[3])
-        code = cube_values(po, money, ao, am, cube, owner, crawford, cube_x(boards[i]), pre, post, out, jacoby)
+        code = cube_values(po, theirs, cube_x(boards[i]), out)
         vo = out[0] if code == UNAVAILABLE else max(out[0], min(out[1], out[2]))
         raw[i] = -vo if money else 1.0 - vo
     return raw
 
 
-_OPP_OWNER = (0, 2, 1)
 #: cube decisions whose formula values (normalised) have two of ND, DT, DP closer than this
 #: are valued by the cubeful lookahead (``AnalysisSettings.cube_lookahead``)
 LOOKAHEAD_WINDOW = 0.2
 
 
-class _Ctx:
-    """Cube and score seen from one player: money?, (his, opponent's) away, cube, owner, crawford,
-    and the money rules (Jacoby, beavers) of the match."""
-
-    __slots__ = ("money", "am", "ao", "cube", "owner", "crawford", "jacoby", "beavers")
-
-    def __init__(self, state, length_ok: bool) -> None:
-        from bgtools.engine.cubeful.cube import CubeInfo
-
-        info = CubeInfo.from_state(state)
-        self.money = info.money or not length_ok
-        self.am, self.ao = info.away
-        self.cube = info.cube
-        self.owner = info.owner
-        self.crawford = info.crawford
-        self.jacoby = info.jacoby and self.money
-        self.beavers = info.beavers and self.money
+def _cube_of(state, length_ok: bool) -> CubeInfo:
+    """The cube and score seen from the player on roll of ``state``; a match longer than the
+    match equity table (not ``length_ok``) is valued as money."""
+    info = CubeInfo.from_state(state)
+    if not length_ok and not info.money:
+        info = CubeInfo(info.cube, info.owner, (0, 0), info.crawford)
+    return info
 
 
 class _Analyser:
@@ -124,7 +115,6 @@ class _Analyser:
         self.s = settings
         self.cache = cache
         self.met = settings.met or load_met()
-        self.pre, self.post = self.met.pre, self.met.post
         self._cube = _cube
         self._out = np.zeros(4, np.float64)
         self.ev_name = evaluator_setting(self.ev)
@@ -174,23 +164,22 @@ class _Analyser:
         return out
 
     # -- cubeful values ---------------------------------------------------------------
-    def to_norm(self, v: float, c: _Ctx) -> float:
+    def to_norm(self, v: float, c: CubeInfo) -> float:
         """Mover's cubeful value (points or MWC) -> normalised equity."""
         if c.money:
             return v / c.cube
-        return self.met.emg(v, c.am, c.ao, c.cube)
+        return self.met.emg(v, c.away[0], c.away[1], c.cube)
 
-    def after_values(self, probs: np.ndarray, boards: np.ndarray, c: _Ctx) -> tuple[np.ndarray, Optional[np.ndarray]]:
+    def after_values(self, probs: np.ndarray, boards: np.ndarray, c: CubeInfo) -> tuple[np.ndarray, Optional[np.ndarray]]:
         """Normalised cubeful equity (and MWC) for the mover of positions after his play
         (``boards``: opponent on roll; ``probs``: mover's cubeless view)."""
         raw = _after_kernel(np.ascontiguousarray(probs, np.float64), np.ascontiguousarray(boards, np.int8),
-                            c.money, c.am, c.ao, c.cube, _OPP_OWNER[c.owner], c.crawford, self.pre, self.post,
-                            c.jacoby)
+                            c.flipped().args(self.met))
         if c.money:
             return raw / c.cube, None
-        return CubeStake.at(self.met, c.am, c.ao, c.cube).normalise(raw), raw
+        return CubeStake.at(self.met, c.away[0], c.away[1], c.cube).normalise(raw), raw
 
-    def cube_analysis(self, position, c: _Ctx) -> Optional[CubeAnalysis]:
+    def cube_analysis(self, position, c: CubeInfo) -> Optional[CubeAnalysis]:
         """The decision of the player on roll before his roll; None when he cannot double.
 
         The cube formula on the analysis ply's cubeless probabilities screens it; where two of
@@ -202,8 +191,7 @@ class _Analyser:
         p = self.eval_boards(board[None], self.s.ply)[0]
         p = np.clip(p, 0.0, 1.0)
         x = cube.cube_x(board)
-        code = cube.cube_values(p, c.money, c.am, c.ao, c.cube, c.owner, c.crawford, x, self.pre, self.post,
-                                self._out, c.jacoby)
+        code = cube.cube_values(p, c.args(self.met), x, self._out)
         if code == cube.UNAVAILABLE:
             return None
         nd, dt, dp = (float(v) for v in self._out[:3])
@@ -214,8 +202,7 @@ class _Analyser:
                 ply = min(ply, self.cube_max_ply)
                 nd, dt = self.lookahead(board, c, ply)
                 # the action as cube_values names it
-                code = cube.DOUBLE if min(dt, dp) > nd else (cube.TOO_GOOD if nd >= dp and dt > dp
-                                                              else cube.NO_DOUBLE)
+                code = cube.ACTIONS.index(cube.Doubling.of(nd, dt, dp))
         mwc = None if c.money else (nd, dt, dp)
         # the answer that leaves the doubler least: a beaver (money, allowed) where the
         # double/take is worth less than nothing to him
@@ -226,20 +213,18 @@ class _Analyser:
             ca = replace(ca, action=cube.ACTIONS[cube.NO_DOUBLE])
         return ca
 
-    def lookahead(self, board: np.ndarray, c: _Ctx, ply: int) -> tuple[float, float]:
+    def lookahead(self, board: np.ndarray, c: CubeInfo, ply: int) -> tuple[float, float]:
         """No double and double/take (points or MWC, as :func:`cube_values`) of the cubeful
         lookahead at ``ply``."""
-        from bgtools.engine.cubeful.cube import CubeInfo
         from bgtools.engine.cubeful.cubesearch import CubeSearch
 
         if self._search is None:
             self._search = CubeSearch(self.ev, self.met)
-        info = CubeInfo(c.cube, c.owner, (0, 0) if c.money else (c.am, c.ao), c.crawford, c.jacoby, c.beavers)
         b = np.ascontiguousarray(board, np.int8).reshape(1, 2, 25)
-        return (float(self._search.no_double(b, info, ply)[0]), float(self._search.double_take(b, info, ply)[0]))
+        return (float(self._search.no_double(b, c, ply)[0]), float(self._search.double_take(b, c, ply)[0]))
 
     # -- luck --------------------------------------------------------------------------
-    def luck(self, position, dice, c: _Ctx, opening: bool) -> tuple[float, Optional[float]]:
+    def luck(self, position, dice, c: CubeInfo, opening: bool) -> tuple[float, Optional[float]]:
         from bgtools.engine.children import best_children, expand_children
         from bgtools.engine.evaluation import equity, invert_probs
 
@@ -256,7 +241,7 @@ class _Analyser:
         luck = float(norm[r] - w @ norm)
         return luck, (None if raw is None else float(raw[r] - w @ raw))
 
-    def after_play(self, position, play, c: _Ctx, player: int) -> tuple[float, Optional[float]]:
+    def after_play(self, position, play, c: CubeInfo, player: int) -> tuple[float, Optional[float]]:
         """Player 0's game winning chance (and MWC) after a forced play (None: a dance)."""
         from bgtools.engine.evaluation import invert_probs
 
@@ -274,7 +259,7 @@ class _Analyser:
         return w, m
 
     # -- checker play -----------------------------------------------------------------
-    def checker(self, position, dice, play, c: _Ctx):
+    def checker(self, position, dice, play, c: CubeInfo):
         from bgtools.engine.evaluation import equity, invert_probs
         from bgtools.core.movegen import legal_plays
 
@@ -328,11 +313,11 @@ class DecisionValuer:
 
     def checker(self, position, dice, play, state) -> tuple[tuple[Candidate, ...], int, int]:
         """(candidates best first, the played one's index, legal plays) of ``play`` with ``dice``."""
-        return self._an.checker(position, dice, play, _Ctx(state, True))
+        return self._an.checker(position, dice, play, _cube_of(state, True))
 
     def cube(self, position, state) -> Optional[CubeAnalysis]:
         """The cube decision of the player on roll (None when he cannot double)."""
-        return self._an.cube_analysis(position, _Ctx(state, True))
+        return self._an.cube_analysis(position, _cube_of(state, True))
 
 
 def _phase(position) -> str:
@@ -388,7 +373,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                     progress(len(g.actions))
                 continue
             turn, opened_by, first_roll = 0, None, True
-            pending: Optional[tuple[CubeAnalysis, _Ctx, int]] = None
+            pending: Optional[tuple[CubeAnalysis, CubeInfo, int]] = None
             prefix = f"{label}:{gi + 1}:"
             for st in replay_game(head, g, gi):
                 a = st.action
@@ -404,7 +389,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                         first_roll = False
                         continue
                     pos, state = st.position, st.state
-                    c = _Ctx(state, length_ok)
+                    c = _cube_of(state, length_ok)
                     base: dict[str, Any] = dict(row_key=prefix + str(st.index), game=gi + 1, action_index=st.index,
                                 move_number=turn, player=pl, player_name=names[pl], phase=_phase(pos),
                                 position_id=st.position_id, match_id=st.match_id)
@@ -446,7 +431,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                 elif isinstance(a, Double):
                     turn += 1
                     opened_by = pl
-                    c = _Ctx(st.state, length_ok)
+                    c = _cube_of(st.state, length_ok)
                     if not s.cube or not length_ok:
                         continue
                     ca = an.cube_analysis(st.position, c)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from bgtools.analysis.analyse import DecisionValuer, analyse_match, resummarise
 from bgtools.analysis.records import AnalysisSettings, Candidate, CubeAnalysis, Decision, MatchAnalysis, error_class
+from bgtools.engine.cubeful.cube import Doubling
 
 from bgtools.formats.read import FileStream
 from bgtools.model.match import Match
@@ -212,7 +213,7 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -
         values, ses, dses = got.values(), got.ses(), got.diff_ses()
         new = list(d.candidates)
         for k, i in enumerate(pick):
-            mwc = None if opts.jobs[k].money else 1.0 - float(got.total.sums[k, opts.out] / got.total.n)
+            mwc = None if opts.jobs[k].info.money else 1.0 - float(got.total.sums[k, opts.out] / got.total.n)
             new[i] = replace(new[i], equity=float(values[k]), mwc=mwc, se=float(ses[k]), diff_se=float(dses[k]),
                              trials=got.trials)
         order = sorted(range(len(new)), key=lambda i: (-new[i].trials, -new[i].equity))
@@ -227,12 +228,12 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -
         if r.double_take is None or r.double_pass is None or r.double_take_se is None:
             return None
         nd, dt, dp = r.no_double, r.double_take, r.double_pass
-        action = "double" if min(dt, dp) > nd else ("too good" if nd >= dp and dt > dp else "no double")
-        response = "beaver" if job.money and job.beavers and dt < 0.0 else ("take" if dt <= dp else "pass")
+        action = Doubling.of(nd, dt, dp)
+        response = "beaver" if job.info.money and job.info.beavers and dt < 0.0 else ("take" if dt <= dp else "pass")
         ca = CubeAnalysis(old.probs, nd, dt, dp, action, response, r.mwc, old.ply, (r.no_double_se, r.double_take_se),
                           r.trials)
-        if action == "double" and ca.doubled <= ca.nd:
-            ca = replace(ca, action="no double")
+        if action is Doubling.DOUBLE and ca.doubled <= ca.nd:
+            ca = replace(ca, action=Doubling.NO_DOUBLE)
         return ca
 
     def pick(d: Decision) -> bool:

@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from bgtools.core.position import Position
 from bgtools.engine.cubeful.cube import CENTRED, CubeInfo
-from bgtools.engine.cubeful.cubeaction import CubeAdvice
+from bgtools.engine.cubeful.cubeaction import CubeAction, CubeAdvice
 from bgtools.engine.cubeful.cubesearch import CubeSearch, cube_advice_at
 from bgtools.engine.evaluation import Evaluator, default_evaluator
 from bgtools.engine.cubeful.met import MatchEquityTable, load_met
@@ -42,16 +42,9 @@ _COLOURS = {"ND/T": "#e8eef7", "ND/B": "#d7e3f4", "D/T": "#bfe3c0", "D/B": "#a6d
 
 
 def short_action(action: str) -> str:
-    """``"Double, take"`` -> ``"D/T"``, ``"Too good to redouble, pass"`` -> ``"TG/P"``, ..."""
-    a = action.lower()
-    if not a or a.startswith("no cube action"):
-        return "-"
-    resp = "B" if a.endswith("beaver") else ("P" if a.endswith("pass") else "T")
-    if a.startswith("too good"):
-        return f"TG/{resp}"
-    if a.startswith("no "):
-        return f"ND/{resp}"
-    return f"D/{resp}"
+    """``"Double, take"`` -> ``"D/T"``, ``"Too good to redouble, pass"`` -> ``"TG/P"``, ...
+    (:attr:`~bgtools.engine.cubeful.cubeaction.CubeAction.short`; "-" for none)."""
+    return CubeAction(action).short if action else "-"
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,8 @@ class PositionAssessment:
         best = c.optimal
         out = [head]
         # as gnubg lists them: the proper action first, then the others, best first
-        proper = "No double" if c.action.startswith(("No ", "Too good")) else (
-            "Double, pass" if "pass" in c.action else "Double, take")
+        proper = "No double" if not c.action.doubles else (
+            "Double, pass" if c.action.response == "pass" else "Double, take")
         rows.sort(key=lambda r: (r[0] != proper, -(r[1] or 0.0)))
         for i, (name, v) in enumerate(rows, start=1):
             assert v is not None
@@ -110,6 +110,6 @@ def assess_position(position: Position, state: Optional[MatchState] = None, ply:
         jac = jacoby if jacoby is not None else (bool(state.jacoby) if state is not None else DEFAULT_JACOBY)
         bea = beavers if beavers is not None else (bool(state.beavers) if state is not None and id_sets_beavers
                                                    else DEFAULT_BEAVERS)
-        info = CubeInfo(info.cube, info.owner, info.away, info.crawford, jac, bea)
+        info = info.with_rules(jac, bea)
     advice = cube_advice_at(position, info, min(ply, CUBE_MAX_PLY), evaluator=evaluator, met=met) if cube else None
     return PositionAssessment(ev, advice, _rules_text(state, info, met))

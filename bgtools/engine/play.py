@@ -1,4 +1,4 @@
-"""Numba players and duplicate-dice matches against pubeval.
+"""Numba players and duplicate-dice matches: a net against pubeval or against another net.
 
 The net moves with :mod:`bgtools.engine.chooser` (no bear-off databases): at 0-ply it
 takes the play after which the opponent's position (he is on roll) is worst for him; at
@@ -8,23 +8,26 @@ takes the play after which the opponent's position (he is on roll) is worst for 
 (1 single, 2 gammon, 3 backgammon).
 
 Duplicate dice: game pair ``k`` draws one dice sequence from seed ``seed + k`` and plays
-it twice, the net moving first in one game and pubeval in the other.
+it twice, the net moving first in one game and its opponent in the other.  One kernel,
+:func:`duel_kernel`, plays both kinds of duel (pubeval or a second net as the opponent) and
+one type, :class:`DuelResult`, sums them up (:mod:`bgtools.training.duel` duels two nets).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numba as nb
 import numpy as np
 
+from bgtools.base.borrow import borrow, keep_alive
 from bgtools.core.dice import ASCENDING_ROLL_WEIGHTS, ASCENDING_ROLLS
 from bgtools.engine.chooser import choose, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nets.nn import Weights, game_over_probs
 from bgtools.engine.nets.pubeval import pubeval_choose, pubeval_weights
 
-__all__ = ["DuelResult", "duel_vs_pubeval", "duel_chooser", "game_points", "game_over_board", "opening_board",
+__all__ = ["DuelResult", "duel_vs_pubeval", "duel_kernel", "duel_chooser", "game_points", "game_over_board", "opening_board",
            "duplicate_dice", "MAX_TURNS"]
 
 MAX_TURNS = 2000
@@ -86,66 +89,85 @@ def game_over_board(board) -> bool:
 
 
 @nb.njit(cache=True)
-def _duel_kernel(ch, pub, n_pairs, seed):
-    """Points per game for the net, float64[2 * n_pairs] (pairs of duplicate-dice games)."""
+def duel_kernel(ch_a, ch_b, pub, vs_pubeval, n_pairs, seed):
+    """Points per game for player A, float64[2 * n_pairs] (pairs of duplicate-dice games; in
+    game ``2k`` A moves first, in ``2k + 1`` his opponent).  A moves with the chooser ``ch_a``,
+    his opponent with ``ch_b`` or, with ``vs_pubeval``, as pubeval with the weights ``pub``
+    (``ch_b`` then only lends its buffers' shape)."""
     res = np.zeros(2 * n_pairs, np.float64)
-    buf = new_chooser_buffers(ch.net)
+    # one call site of the (inlined) chooser for both nets, entered with borrowed views
+    # (bgtools.base.borrow): no reference counting of the sixty arrays of a chooser and its buffers
+    owned = (new_chooser_buffers(ch_a.net), new_chooser_buffers(ch_b.net))
+    bufs = borrow(owned)
+    chs = borrow((ch_a, ch_b))
     bp = np.empty(5, np.float64)
     dice = np.zeros((MAX_TURNS, 2), np.int64)
     for k in range(n_pairs):
         np.random.seed(seed + k)
         duplicate_dice(dice)
         for g in range(2):
-            net_side = g  # player index (0 moves first) the net plays
+            a_side = g  # player index (0 moves first) A plays
             board = opening_board()
-            pts = 0
             for t in range(MAX_TURNS):
                 d1 = dice[t, 0]
                 d2 = dice[t, 1]
                 mover = t % 2
-                if mover == net_side:
-                    i = choose(board, d1, d2, ch, buf, bp)
+                who = 0 if mover == a_side else 1
+                buf = bufs[who]
+                mine = buf.mine
+                if vs_pubeval and who == 1:
+                    i = pubeval_choose(board, d1, d2, pub, mine)
                 else:
-                    i = pubeval_choose(board, d1, d2, pub, buf.mine)
+                    i = choose(board, d1, d2, chs[who], buf, bp)
                 if i >= 0:
-                    swap_into(buf.mine.boards[i], board)
+                    swap_into(mine.boards[i], board)
                 else:
                     swap_into(board.copy(), board)
-                # board[0] is now the side that just moved
+                # board[0] is now the side that just moved; game_points is from board[1]'s view
                 pts = game_points(board)
                 if pts != 0:
-                    # game_points is from board[1]'s view, the side that did not move
-                    mover_pts = -pts
-                    res[2 * k + g] = mover_pts if mover == net_side else -mover_pts
+                    res[2 * k + g] = -pts if mover == a_side else pts
                     break
+    keep_alive(owned)
     return res
 
 
 @dataclass(frozen=True)
 class DuelResult:
-    """Net vs pubeval over duplicate-dice game pairs (points from the net's side)."""
+    """A duel over duplicate-dice game pairs, points from the side of A (the net against
+    pubeval, or net A against net B: ``label`` "A " names him in the text)."""
 
     games: int
     ppg: float
     ci95: float
     win_rate: float
     gammon_rate: float
+    label: str = field(default="", compare=False)
+
+    @classmethod
+    def of(cls, res: np.ndarray, label: str = "") -> "DuelResult":
+        """From A's points per game ``res`` of :func:`duel_kernel`; the 95 % interval uses the
+        spread of the pair means (each pair = one dice sequence, both seatings), which is what
+        duplicate dice makes independent."""
+        pair = res.reshape(-1, 2).mean(axis=1)
+        ci = 1.96 * float(pair.std(ddof=1)) / math.sqrt(len(pair)) if len(pair) > 1 else float("nan")
+        return cls(len(res), float(res.mean()), ci, float((res > 0).mean()), float((np.abs(res) >= 2).mean()), label)
 
     def __str__(self) -> str:
         return (f"{self.ppg:+.3f} ppg \u00b1 {self.ci95:.3f} (95% CI) over {self.games} games, "
-                f"wins {100 * self.win_rate:.1f}%, gammons+ {100 * self.gammon_rate:.1f}%")
+                f"{self.label}wins {100 * self.win_rate:.1f}%, gammons+ {100 * self.gammon_rate:.1f}%")
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "ppg": self.ppg, "ci95": self.ci95, "win_rate": self.win_rate,
+                "gammon_rate": self.gammon_rate}
 
 
 def duel_vs_pubeval(weights: Weights, games: int, seed: int = 1, ply: int = 0, candidates: int = 6,
                     points: bool = False):
-    """Play ``games`` (rounded up to even) cubeless games against pubeval with duplicate dice.
-
-    The confidence interval uses the spread of the pair means (each pair = one dice
-    sequence, both seatings), which is what duplicate dice makes independent.
-    """
+    """Play ``games`` (rounded up to even) cubeless games against pubeval with duplicate dice
+    (a :class:`DuelResult`, and the net's points per game when ``points``)."""
     n_pairs = (games + 1) // 2
-    res = _duel_kernel(duel_chooser(weights, ply, candidates), pubeval_weights(), n_pairs, seed)
-    pair = res.reshape(-1, 2).mean(axis=1)
-    ci = 1.96 * float(pair.std(ddof=1)) / math.sqrt(len(pair)) if len(pair) > 1 else float("nan")
-    out = DuelResult(len(res), float(res.mean()), ci, float((res > 0).mean()), float((np.abs(res) >= 2).mean()))
+    ch = duel_chooser(weights, ply, candidates)
+    res = duel_kernel(ch, ch, pubeval_weights(), True, n_pairs, seed)
+    out = DuelResult.of(res)
     return (out, res) if points else out

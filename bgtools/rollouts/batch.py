@@ -6,13 +6,13 @@ record per position as soon as it is done.
 ``position_id``) column, :class:`Batch` makes them jobs, :class:`BatchRun` rolls them out;
 :class:`OutputFile` appends one complete record per position (JSON lines or CSV) through
 :class:`bgtools.base.fileio.AppendOutput` and, resuming, tells which records are there
-already.  (:func:`read_id_file` is the older reader of a file of IDs, kept as exported.)
+already.  :func:`read_ids` is the one reader of a file of IDs.
 
 >>> import tempfile, os
 >>> f = os.path.join(tempfile.mkdtemp(), "ids.csv")
 >>> _ = open(f, "w").write("game,position_id\\n1,4HPwATDgc/ABMA\\n")
 >>> read_ids(f)
-[(2, '4HPwATDgc/ABMA')]
+[IdLine(line=2, id='4HPwATDgc/ABMA')]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import io
 import os
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 from bgtools.base import jsonout
 from bgtools.base.fileio import AppendOutput, check_output
@@ -31,7 +31,8 @@ from bgtools.engine.cubeful.met import MatchEquityTable
 from bgtools.rollouts.rollout import rollout_many
 from bgtools.rollouts.settings import OUTPUTS, Job, RolloutError, RolloutSettings
 
-__all__ = ["read_id_file", "read_ids", "json_records", "OutputFile", "Batch", "BatchRun", "CSV_COLUMNS", "CUBE_CSV_COLUMNS",
+__all__ = ["read_ids", "IdLine", "BatchItem", "json_records", "OutputFile", "Batch", "BatchRun", "CSV_COLUMNS",
+           "CUBE_CSV_COLUMNS",
            "KEY_FIELDS", "ID_COLUMNS", "json_scalar", "record_of"]
 
 #: what a record's settings are (``--resume`` re-uses a record only when all of these agree)
@@ -42,28 +43,6 @@ CSV_COLUMNS = ("id", *KEY_FIELDS, *OUTPUTS[:5], *(f"{o}_se" for o in OUTPUTS[:5]
 #: the columns of ``rollout --cube-decision --output F.csv``
 CUBE_CSV_COLUMNS = ("id", *KEY_FIELDS, "action", "no_double", "no_double_se", "double_take", "double_take_se",
                     "double_pass", "mwc_no_double", "mwc_double_take", "mwc_double_pass")
-
-
-def read_id_file(path: str) -> list[tuple[int, str]]:
-    """(line number, ID) from a file of IDs, one a line (blank and ``#`` lines skipped), or
-    a CSV file with an ``id`` column (e.g. from ``bgtools export``)."""
-    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8-sig").read()
-    lines = text.splitlines()
-    first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
-    header = [h.strip().lower() for h in next(csv.reader([first]))] if "," in first else []
-    if "id" in header:
-        start = lines.index(first)
-        reader = csv.reader(io.StringIO("\n".join(lines[start:])))
-        col = header.index("id")
-        out = []
-        for i, row in enumerate(reader):
-            if i == 0 or not row or not any(c.strip() for c in row):
-                continue
-            if col >= len(row):
-                raise RolloutError(f"{path}: CSV row {i + 1} has no id field")
-            out.append((start + i + 1, row[col].strip()))
-        return out
-    return [(n, ln.strip()) for n, ln in enumerate(lines, start=1) if ln.strip() and not ln.lstrip().startswith("#")]
 
 
 def _flat(label: str, rec: dict, columns: tuple) -> dict:
@@ -193,7 +172,24 @@ def _read_text(path: str) -> str:
         raise RolloutError(f"{path}: cannot read: {e.strerror or e}") from None
 
 
-def read_ids(path: str) -> list[tuple[int, str]]:
+class IdLine(NamedTuple):
+    """An ID read from a file and the line it is on."""
+
+    line: int
+    id: str
+
+
+class BatchItem(NamedTuple):
+    """One position of a batch done: its label (the ID as given), the result (a
+    :class:`~bgtools.rollouts.settings.RolloutResult` or a
+    :class:`~bgtools.rollouts.cuberollout.CubeRollout`) and the record written for it."""
+
+    label: str
+    result: Any
+    record: dict
+
+
+def read_ids(path: str) -> list[IdLine]:
     """(line number, ID) from a file of IDs, one a line (blank and ``#`` lines skipped), or a
     CSV file whose header has an ``id`` or ``position_id`` column (e.g. ``bgtools export``);
     empty ID cells (games the export could not replay) are skipped."""
@@ -207,7 +203,7 @@ def read_ids(path: str) -> list[tuple[int, str]]:
     if col is None:
         if header and len(header) > 1 and not any(h.upper().startswith("XGID=") for h in header):
             raise RolloutError(f"{path}: line {start + 1}: a CSV header needs an 'id' or 'position_id' column")
-        return [(n, ln.strip()) for n, ln in enumerate(lines, start=1)
+        return [IdLine(n, ln.strip()) for n, ln in enumerate(lines, start=1)
                 if ln.strip() and not ln.lstrip().startswith("#")]
     reader = csv.reader(io.StringIO("\n".join(lines[start:])))
     next(reader)
@@ -219,7 +215,7 @@ def read_ids(path: str) -> list[tuple[int, str]]:
         if col >= len(row):
             raise RolloutError(f"{path}: line {lineno}: no {header[col]} field")
         if row[col].strip():
-            out.append((lineno, row[col].strip()))
+            out.append(IdLine(lineno, row[col].strip()))
     return out
 
 
@@ -305,17 +301,17 @@ class BatchRun:
             self.todo = _pending(batch.labels, self.out, self.settings, evaluator)
 
     def run(self, jobs: int = 1, dask=None,
-            on_chunk: Optional[Callable[[int, int], None]] = None) -> Iterator[tuple[str, Any, dict]]:
-        """(label, result, record) for each position still to do, in input order: the result
+            on_chunk: Optional[Callable[[int, int], None]] = None) -> Iterator[BatchItem]:
+        """A :class:`BatchItem` for each position still to do, in input order: the result
         a :class:`~bgtools.rollouts.settings.RolloutResult`, or with ``cube`` a
         :class:`~bgtools.rollouts.cuberollout.CubeRollout`.  On an error the output keeps
         the records written so far (a new file without any is not left behind)."""
         ok = False
         try:
-            for label, res, rec in self._results(jobs, dask, on_chunk):
+            for item in self._results(jobs, dask, on_chunk):
                 if self.out is not None:
-                    self.out.write(label, rec)
-                yield label, res, rec
+                    self.out.write(item.label, item.record)
+                yield item
             ok = True
         finally:
             if ok:
@@ -323,7 +319,7 @@ class BatchRun:
             else:
                 self.abort()
 
-    def _results(self, jobs: int, dask, on_chunk) -> Iterator[tuple[str, Any, dict]]:
+    def _results(self, jobs: int, dask, on_chunk) -> Iterator[BatchItem]:
         labels = [self.batch.labels[i] for i in self.todo]
         positions = [self.batch.jobs[i] for i in self.todo]
         if self.cube:
@@ -331,11 +327,11 @@ class BatchRun:
 
             for label, job in zip(labels, positions):
                 cube = cube_rollout_job(job, self.settings, self.weights, jobs, dask, None, *self.stop)
-                yield label, cube, record_of(cube, self.settings, self.evaluator)
+                yield BatchItem(label, cube, record_of(cube, self.settings, self.evaluator))
             return
         results = rollout_many(positions, self.settings, self.weights, jobs=jobs, dask=dask, on_chunk=on_chunk)
         for label, res in zip(labels, results):
-            yield label, res, res.record(self.evaluator)
+            yield BatchItem(label, res, res.record(self.evaluator))
 
     def close(self) -> None:
         if self.out is not None:

@@ -57,19 +57,17 @@ class Options:
 
 def _opponent_job(root: Job, board: np.ndarray) -> Job:
     """The job of ``board`` (after the root player's play, the opponent on roll)."""
-    owner = {-1: -1, 0: 1, 1: 0}[root.owner]
-    return replace(root, board=np.ascontiguousarray(board, np.int8), away=(root.away[1], root.away[0]),
-                   owner=owner, first_cube=True)
+    return replace(root, board=np.ascontiguousarray(board, np.int8), info=root.info.flipped(), first_cube=True)
 
 
 def _play_values(root: Job, settings: RolloutSettings, n: int) -> tuple[tuple[float, ...], float, int]:
     """(scale, shift, output) turning the opponent's mean into the mover's value."""
     if not settings.cubeful:
         return (-1.0,) * n, 0.0, EQUITY
-    if root.money:
+    if root.info.money:
         return (-1.0,) * n, 0.0, CUBEFUL
     # the mover's normalised equity is minus the opponent's (the stakes are symmetric)
-    theirs = CubeStake.at(settings.table, root.away[1], root.away[0], root.cube)
+    theirs = CubeStake.at(settings.table, root.info.away[1], root.info.away[0], root.info.cube)
     return (-theirs.scale,) * n, theirs.scale * 0.5 * (theirs.win + theirs.lose), CUBEFUL
 
 

@@ -20,7 +20,8 @@ from typing import Optional
 import numpy as np
 
 from bgtools.core.position import Position
-from bgtools.engine.cubeful.cubeaction import NOT_AVAILABLE, proper_action
+from bgtools.engine.cubeful.cube import CENTRED
+from bgtools.engine.cubeful.cubeaction import NOT_AVAILABLE, CubeAction, proper_action
 from bgtools.engine.cubeful.met import CubeStake
 from bgtools.rollouts.paired import PairedSums, run_paired, stop_rule
 from bgtools.rollouts.settings import Job, RolloutError, RolloutResult, RolloutSettings
@@ -32,7 +33,7 @@ __all__ = ["CubeRollout", "cube_rollout", "cube_rollout_job"]
 class CubeRollout:
     """No double / double-take / double-pass by rollout, with standard errors, and the action."""
 
-    action: str
+    action: CubeAction
     no_double: float
     no_double_se: float
     double_take: Optional[float]
@@ -58,12 +59,6 @@ class CubeRollout:
         return d
 
 
-def _available(job: Job) -> bool:
-    if job.owner == 1:
-        return False
-    return job.money or (not job.crawford and job.away[0] > job.cube)
-
-
 def cube_rollout(position: Position, state=None, settings: Optional[RolloutSettings] = None, weights=None,
                  jobs: int = 1, dask=None) -> CubeRollout:
     """Roll out both cube branches of ``position`` (player on roll before his roll)."""
@@ -79,15 +74,15 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
     ``stop_sigma`` stop it early (:func:`~bgtools.rollouts.paired.stop_rule`, on double/take
     against no double)."""
     settings = replace(settings or RolloutSettings(), cubeful=True)
-    available = _available(nd_job)
+    available = nd_job.info.can_double
     if available:
         nd_job = replace(nd_job, first_cube=False)  # the branch fixes the first cube action
-        branches = [nd_job, replace(nd_job, cube=2 * nd_job.cube, owner=1)]
+        branches = [nd_job, replace(nd_job, info=nd_job.info.doubled())]
     else:
         branches = [nd_job]
     # the values compared: money points per current cube (the double/take branch's are per
     # doubled cube), or match winning chances
-    scale = np.array([1.0, 2.0][:len(branches)] if nd_job.money else [1.0] * len(branches))
+    scale = np.array([1.0, 2.0][:len(branches)] if nd_job.info.money else [1.0] * len(branches))
     first = None if start is None else PairedSums.from_json(start, scale)
     full, total = run_paired(branches, settings, 7, scale, weights, jobs, dask, first, stop_rule(until_se, stop_sigma))
     state = full.to_json()
@@ -99,21 +94,21 @@ def cube_rollout_job(nd_job: Job, settings: Optional[RolloutSettings] = None, we
         return CubeRollout(NOT_AVAILABLE, nd.cubeful_equity, nd.cubeful_equity_se, None, None, None, nd.trials,
                            sums=state)
     nd, dt = res
-    nd_job = branches[0]
+    info = branches[0].info
     if nd.cubeful_equity is None or dt.cubeful_equity is None:
         raise RolloutError("a cubeful rollout gave no cubeful value")
     assert nd.cubeful_equity_se is not None and dt.cubeful_equity_se is not None
     win_gammon = nd.probs[1] > 0.0
-    centred = nd_job.owner == -1
-    if nd_job.money:
+    centred = info.owner == CENTRED
+    if info.money:
         v_nd, s_nd = nd.cubeful_equity, nd.cubeful_equity_se
         v_dt, s_dt = 2.0 * dt.cubeful_equity, 2.0 * dt.cubeful_equity_se  # per cube of the branch -> per current
         action = proper_action(v_nd, v_dt, 1.0, win_gammon=win_gammon, match=False, centred=centred,
-                               jacoby=nd_job.jacoby, beavers=nd_job.beavers)
+                               jacoby=info.jacoby, beavers=info.beavers)
         return CubeRollout(action, v_nd, s_nd, v_dt, s_dt, 1.0, nd.trials, diff_se=total.diff_se(1, 0), sums=state)
     met = settings.table
-    am, ao = nd_job.away
-    stake = CubeStake.at(met, am, ao, nd_job.cube)
+    am, ao = info.away
+    stake = CubeStake.at(met, am, ao, info.cube)
     assert nd.mwc_cubeful is not None and dt.mwc_cubeful is not None
     assert nd.mwc_cubeful_se is not None and dt.mwc_cubeful_se is not None
     v_nd, v_dt = float(stake.normalise(nd.mwc_cubeful)), float(stake.normalise(dt.mwc_cubeful))

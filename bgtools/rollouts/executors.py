@@ -3,13 +3,15 @@
 :func:`run_chunk` plays one chunk of trials in any process, :func:`run_chunks` several
 consecutive chunks of a job in one call; each worker process loads the bear-off databases
 and is given the weights once.  Every executor offers ``submit`` (a job and a list of its
-chunks), ``wait`` (some finished futures), ``result`` (the chunks' partial results and the
-seconds they took) and ``close``.
+chunks, sent to the worker as one :class:`ChunkTask`), ``wait`` (some finished futures),
+``result`` (a :class:`ChunkResult`: the chunks' partial results and the seconds they took) and
+``close``.
 """
 
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,7 +23,22 @@ from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
 from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
 
-__all__ = ["run_chunk", "run_chunks", "warm_up", "make_executor", "weights_or_default"]
+__all__ = ["run_chunk", "run_chunks", "warm_up", "make_executor", "weights_or_default", "ChunkTask", "ChunkResult"]
+
+
+class ChunkTask(NamedTuple):
+    """What a worker is sent: consecutive ``chunks`` ((first trial, count) each) of ``job``."""
+
+    job: Job
+    settings: RolloutSettings
+    chunks: list[tuple[int, int]]
+
+
+class ChunkResult(NamedTuple):
+    """What a worker sends back: the chunks' partial results, in order, and the seconds they took."""
+
+    parts: list[Partial]
+    seconds: float
 
 _WORKER: dict = {}
 
@@ -65,7 +82,8 @@ def _caches(weights, settings: RolloutSettings, job: Job) -> tuple:
         _WORKER["cache"] = new_eval_cache(CACHE_BITS)
         _WORKER["cache_for"] = weights
         _WORKER["choices"] = {}
-    stakes = ((job.money, job.away, job.cube, job.crawford, job.jacoby and job.money, settings.table.digest)
+    info = job.info
+    stakes = ((info.money, info.away, info.cube, info.crawford, info.jacoby and info.money, settings.table.digest)
               if settings.cubeful else None)
     play = (settings.ply, settings.candidates, settings.pruning, settings.cubeful, stakes)
     kept = _WORKER["choices"]
@@ -96,11 +114,12 @@ def run_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]
     plies = np.zeros(n, np.int64)
     firsts = np.array([f for f, _ in chunks], np.int64)
     counts = np.array([c for _, c in chunks], np.int64)
-    am, ao = job.away if not job.money else (1, 1)
+    info = job.info
+    am, ao = info.away if not info.money else (1, 1)
     spec = TrialSettings(settings.seed, settings.truncate, settings.bearoff_truncation, settings.variance_reduction,
                          settings.cubeful)
-    stakes = Stakes(job.money, am, ao, job.cube, job.owner, job.crawford, met.pre, met.post, job.jacoby and job.money,
-                    job.first_cube)
+    stakes = Stakes(info.money, am, ao, info.cube, info.owner, info.crawford, met.pre, met.post,
+                    info.jacoby and info.money, job.first_cube)
     ch = make_chooser(w.arrays(), settings.ply, settings.candidates, db.tables(),
                       pruning=_pruning() if settings.pruning else None)
     cache, choices = _caches(w, settings, job)
@@ -109,11 +128,11 @@ def run_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]
     return [Partial(int(counts[i]), sums[i], sumsq[i], int(plies[i])) for i in range(n)]
 
 
-def _timed_chunks(job: Job, settings: RolloutSettings, chunks: list[tuple[int, int]], weights=None) -> tuple:
-    """(:func:`run_chunks`, the seconds they took), for the executors' sizing of tasks."""
+def _timed_chunks(task: ChunkTask, weights=None) -> ChunkResult:
+    """:func:`run_chunks` of ``task`` and the seconds it took, for the executors' sizing of tasks."""
     t0 = time.perf_counter()
-    parts = run_chunks(job, settings, chunks, weights)
-    return parts, time.perf_counter() - t0
+    parts = run_chunks(task.job, task.settings, task.chunks, weights)
+    return ChunkResult(parts, time.perf_counter() - t0)
 
 
 def warm_up(weights=None, ply: int = 0) -> None:
@@ -141,7 +160,7 @@ class _Inline:
         self.weights = weights
 
     def submit(self, job, settings, chunks):
-        return _Box(_timed_chunks(job, settings, chunks, self.weights))
+        return _Box(_timed_chunks(ChunkTask(job, settings, chunks), self.weights))
 
     def wait(self, pending):
         return list(pending)
@@ -166,7 +185,7 @@ class _Pool:
         self.pool = process_pool(jobs, _init_worker, (weights,), spawn=True)
 
     def submit(self, job, settings, chunks):
-        return self.pool.submit(_timed_chunks, job, settings, chunks, None)
+        return self.pool.submit(_timed_chunks, ChunkTask(job, settings, chunks), None)
 
     def wait(self, pending):
         done, _ = self._cf.wait(pending, return_when=self._cf.FIRST_COMPLETED)
@@ -194,7 +213,7 @@ class _Dask:
         self.client.run(warm_up, weights, ply)  # each worker compiles or loads the kernels once
 
     def submit(self, job, settings, chunks):
-        fut = self.client.submit(_timed_chunks, job, settings, chunks, self.weights, pure=False)
+        fut = self.client.submit(_timed_chunks, ChunkTask(job, settings, chunks), self.weights, pure=False)
         if self.ac is None:
             self.ac = self._d.as_completed([fut], loop=self.client.loop)
         else:

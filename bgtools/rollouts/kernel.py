@@ -38,7 +38,7 @@ from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
 from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
                                    set_siblings, sibling_probs, static_value, swap_into)
-from bgtools.engine.cubeful.cube import cube_values, cube_x, cubeful_value
+from bgtools.engine.cubeful.cube import CENTRED, CubeArgs, cube_values, cube_x, cubeful_value, flip_owner
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.cubeful.met import mwc_after
 from bgtools.engine.nets.nn import equity_from_probs, game_over_probs
@@ -71,7 +71,7 @@ class Stakes(NamedTuple):
     away_me: int  #: points the root player needs
     away_opp: int  #: points his opponent needs
     cube: int  #: the starting cube
-    owner: int  #: -1 centred, 0 the root player, 1 his opponent
+    owner: int  #: as :class:`~bgtools.engine.cubeful.cube.CubeInfo`'s, seen from the root: 0 centred, 1 the root player, 2 his opponent
     crawford: bool
     pre: np.ndarray  #: pre-Crawford match equity table
     post: np.ndarray  #: post-Crawford match equity table
@@ -95,10 +95,15 @@ def _outcome_mwc(p, stakes) -> float:
 
 @nb.njit(cache=True, inline="always")
 def _rel_owner(owner, side) -> int:
-    """Absolute owner (-1 centred, 0 root, 1 the other) -> cube-kernel code for ``side`` on roll."""
-    if owner < 0:
-        return 0
-    return 1 if owner == side else 2
+    """Owner code seen from the root -> seen from ``side`` on roll."""
+    return owner if side == 0 else flip_owner(owner)
+
+
+@nb.njit(cache=True, inline="always")
+def _seen_by(stakes, side, aw, cube, owner):
+    """The game's cube (``owner`` seen from the root) as the cube kernels take it, ``side`` on roll."""
+    return CubeArgs(stakes.money, aw[side], aw[1 - side], cube, _rel_owner(owner, side), stakes.crawford, stakes.jacoby,
+                    stakes.pre, stakes.post)
 
 
 @nb.njit(cache=True, inline="always")
@@ -106,8 +111,7 @@ def _cf_after(pa, board_after, side, stakes, aw, cube, owner) -> float:
     """Root player's cubeful value of ``board_after`` (opponent of ``side`` on roll, outputs ``pa``)."""
     s2 = 1 - side
     money = stakes.money
-    v = cubeful_value(pa, money, aw[s2], aw[side], cube, _rel_owner(owner, s2), stakes.crawford, cube_x(board_after),
-                      stakes.pre, stakes.post, stakes.jacoby)
+    v = cubeful_value(pa, _seen_by(stakes, s2, aw, cube, owner), cube_x(board_after))
     if money:
         v = v / stakes.cube
         return v if s2 == 0 else -v
@@ -182,7 +186,7 @@ def _choice_tag(d1, d2, side, cube, owner, cf) -> int:
     cubeful choice (``cf``), the side on roll, the cube's owner and its value."""
     tag = ROLL_INDEX[d1, d2] + 1
     if cf:
-        tag += 32 * (side + 2 * (owner + 1)) + 256 * cube
+        tag += 32 * (side + 2 * owner) + 256 * cube
     return tag
 
 
@@ -225,7 +229,6 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
     am = stakes.away_me
     ao = stakes.away_opp
     cube0 = stakes.cube
-    crawford = stakes.crawford
     pre = stakes.pre
     post = stakes.post
     # every bundle and scratch array is used through borrowed views (bgtools.base.borrow): a
@@ -266,7 +269,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                 if game_over_probs(b, out):
                     pts = 1 + (1 if out[1] > 0.5 or out[3] > 0.5 else 0) + (1 if out[2] > 0.5 or out[4] > 0.5 else 0)
                     won = out[0] > 0.5
-                    if money and stakes.jacoby and owner < 0:
+                    if money and stakes.jacoby and owner == CENTRED:
                         pts = 1
                     if won == (side == 0):
                         root_pts = pts * cube
@@ -289,8 +292,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                             v = _bo.ts_lookup(ts, b)
                             vm = cube * (v[1] if rel == 1 else (v[2] if rel == 0 else v[3]))
                         else:
-                            vm = cubeful_value(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post,
-                                               stakes.jacoby)
+                            vm = cubeful_value(pc, _seen_by(stakes, side, aw, cube, owner), cube_x(b))
                         if money:
                             cf_final = (vm if side == 0 else -vm) / cube0
                         else:
@@ -299,9 +301,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                     break
                 # ---- cube action
                 if cube_turn:
-                    rel = _rel_owner(owner, side)
-                    code = cube_values(pc, money, aw[side], aw[1 - side], cube, rel, crawford, cube_x(b), pre, post, cv,
-                                       stakes.jacoby)
+                    code = cube_values(pc, _seen_by(stakes, side, aw, cube, owner), cube_x(b), cv)
                     if code == 1:  # double
                         if cv[3] < 0.5:  # pass: the doubler wins the cube; the cubeless
                             # outputs are those of the position (as when truncating)
@@ -310,7 +310,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                             cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
                             break
                         cube *= 2
-                        owner = 1 - side
+                        owner = 2 - side  # the other side's (seen from the root: 2 his opponent, 1 he)
                 # ---- roll and play
                 d1, d2 = roll_memo(seed, trial, t, memo)
                 # the roll's play, or with variance reduction the plays of all 21 rolls (one

@@ -65,7 +65,7 @@ def rollout_many(positions: Iterable[Job], settings: RolloutSettings, weights=No
                     job, chunk = job + 1, 0
             for fut in ex.wait(list(pending)):
                 j, c, take = pending.pop(fut)
-                done, seconds = ex.result(fut)
+                done, seconds = ex.result(fut)  # a ChunkResult (parts, seconds)
                 held = early.setdefault(j, {})
                 for i, part in enumerate(done):
                     held[c + i] = part

@@ -20,6 +20,7 @@ import numpy as np
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.position import Position
+from bgtools.engine.cubeful.cube import CubeInfo
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met
 
 __all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS",
@@ -136,16 +137,11 @@ class Partial:
 
 @dataclass(frozen=True)
 class Job:
-    """One position to roll out: the root board (``[1]`` on roll) and its cube/score and rules."""
+    """One position to roll out: the root board (``[1]`` on roll) and its cube, score and money
+    rules seen from the player on roll (``info``; beavers name the cube action only)."""
 
     board: np.ndarray
-    money: bool = True
-    away: tuple[int, int] = (0, 0)
-    cube: int = 1
-    owner: int = -1  #: -1 centred, 0 the player on roll, 1 his opponent
-    crawford: bool = False
-    jacoby: bool = False  #: money: a game won with the cube centred counts single
-    beavers: bool = False  #: money: beavers allowed (the cube action's words only)
+    info: CubeInfo = CubeInfo()
     first_cube: bool = True  #: the player on roll may double before his first roll
 
     @classmethod
@@ -160,23 +156,19 @@ class Job:
         if position.is_game_over():
             raise RolloutError("the game is over in this position")
         board = np.ascontiguousarray(position.to_array(), np.int8)
+        bea = DEFAULT_BEAVERS if beavers is None else beavers
         if state is None:
-            jac = DEFAULT_JACOBY if jacoby is None else jacoby
-            return cls(board, jacoby=bool(jac), beavers=bool(DEFAULT_BEAVERS if beavers is None else beavers))
-        me = state.player_on_roll
-        owner = -1 if state.cube_owner < 0 else (0 if state.cube_owner == me else 1)
-        if state.is_money:
-            jac = bool(state.jacoby) if jacoby is None else jacoby
-            bea = DEFAULT_BEAVERS if beavers is None else beavers
-            return cls(board, True, (0, 0), state.cube, owner, False, bool(jac), bool(bea))
-        a = state.away
-        away = (a[me], a[1 - me])
+            return cls(board, CubeInfo().with_rules(DEFAULT_JACOBY if jacoby is None else jacoby, bea))
+        info = CubeInfo.from_state(state)
+        if info.money:
+            return cls(board, info.with_rules(bool(state.jacoby) if jacoby is None else jacoby, bea))
+        away = info.away
         met = met if met is not None else load_met()
         if min(away) < 1:
             raise RolloutError(f"the match is over at score {state.score[0]}-{state.score[1]} of {state.match_length}")
         if max(away) > met.length:
             raise RolloutError(f"{max(away)}-away is beyond the {met.length}-point match equity table")
-        return cls(board, False, away, state.cube, owner, bool(state.crawford))
+        return cls(board, info)
 
 
 @dataclass(frozen=True)
@@ -208,13 +200,14 @@ class RolloutResult:
         m, s = part.mean(), part.se()
         f = dict(trials=part.n, probs=tuple(float(v) for v in m[:5]), probs_se=tuple(float(v) for v in s[:5]),
                  equity=float(m[5]), equity_se=float(s[5]), settings=settings, plies=part.plies)
-        if not job.money:
+        info = job.info
+        if not info.money:
             f.update(mwc=float(m[6]), mwc_se=float(s[6]))
         if settings.cubeful:
-            if job.money:
+            if info.money:
                 f.update(cubeful_equity=float(m[7]), cubeful_equity_se=float(s[7]))
             else:
-                stake = CubeStake.at(settings.table, job.away[0], job.away[1], job.cube)
+                stake = CubeStake.at(settings.table, info.away[0], info.away[1], info.cube)
                 f.update(mwc_cubeful=float(m[7]), mwc_cubeful_se=float(s[7]),
                          cubeful_equity=float(stake.normalise(m[7])), cubeful_equity_se=float(stake.scale * s[7]))
         return cls(**f)  # type: ignore[arg-type]  # the fields are set above by name

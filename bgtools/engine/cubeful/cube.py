@@ -23,10 +23,12 @@ Cube efficiency ``x`` (:func:`cube_efficiency`): 0.68 in contact, 0.6 when both 
 home, in races linear from 0.6 (40 pips or less for the player on roll) to 0.7 (120 or
 more).
 
-Numba kernels (plain arrays): ``cubeful_value(p, money, am, ao, cube, owner, crawford, x,
-pre, post, jacoby=False)``, ``cube_values(..., out, jacoby=False)`` (fills nd, dt, dp; returns
-the action code) and ``money_per_cube(p, owner, x, jacoby)``.
-``owner``: 0 centred, 1 the player on roll, 2 his opponent.
+The cube and score seen from the player on roll is one value, :class:`CubeInfo` (``owner``: 0
+centred, 1 the player on roll, 2 his opponent, the one owner encoding; :meth:`CubeInfo.flipped` the
+one turn round, :func:`flip_owner` its owner code in the kernels).  The Numba kernels take it
+bundled with the match equity table's arrays as a :class:`CubeArgs` (:meth:`CubeInfo.args`):
+``cubeful_value(p, c, x)``, ``cube_values(p, c, x, out)`` (fills nd, dt, dp; returns the action
+code) and ``money_per_cube(p, owner, x, jacoby)``.
 
 >>> import numpy as np
 >>> d = cube_decision(np.array([0.70, 0.0, 0.0, 0.0, 0.0]))
@@ -36,12 +38,13 @@ the action code) and ``money_per_cube(p, owner, x, jacoby)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 import numba as nb
 import numpy as np
 
+from bgtools.base.vocab import StrEnum
 from bgtools.engine.cubeful.met import MatchEquityTable, load_met, mwc_after
 
 if TYPE_CHECKING:
@@ -50,6 +53,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CubeDecision",
     "CubeInfo",
+    "CubeArgs",
+    "flip_owner",
     "cube_decision",
     "cubeful_equity",
     "cube_efficiency",
@@ -58,14 +63,52 @@ __all__ = [
     "cube_x",
     "money_per_cube",
     "ACTIONS",
+    "Doubling",
 ]
 
 CENTRED, OWNED, OPP_OWNS = 0, 1, 2
 #: action codes of :func:`cube_values`
 NO_DOUBLE, DOUBLE, TOO_GOOD, UNAVAILABLE = 0, 1, 2, 3
-ACTIONS = ("no double", "double", "too good", "unavailable")
+
+
+class Doubling(StrEnum):
+    """What the player on roll does with the cube, as :func:`cube_values`' codes name it (the
+    analysis' words; :class:`~bgtools.engine.cubeful.cubeaction.CubeAction` is gnubg's, with
+    the answer)."""
+
+    NO_DOUBLE = "no double"
+    DOUBLE = "double"
+    TOO_GOOD = "too good"
+    UNAVAILABLE = "unavailable"
+
+    @classmethod
+    def of(cls, nd: float, dt: float, dp: float) -> "Doubling":
+        """The action of no double / double-take / double-pass values (the doubler's), the cube
+        being available: :func:`cube_values`' rule."""
+        if min(dt, dp) > nd:
+            return cls.DOUBLE
+        return cls.TOO_GOOD if nd >= dp and dt > dp else cls.NO_DOUBLE
+
+
+#: the :class:`Doubling` of each action code
+ACTIONS = tuple(Doubling)
 
 _MAX_LEVELS = 16
+
+
+class CubeArgs(NamedTuple):
+    """The cube kernels' bundle: a :class:`CubeInfo`'s values (see :meth:`CubeInfo.args`) and the
+    match equity table's arrays (read in match play only)."""
+
+    money: bool
+    away_me: int  #: points the player on roll needs (money: ignored)
+    away_opp: int  #: points his opponent needs
+    cube: int
+    owner: int  #: 0 centred, 1 the player on roll, 2 his opponent
+    crawford: bool
+    jacoby: bool  #: money: a gammon counts single while the cube is centred
+    pre: np.ndarray  #: pre-Crawford match equity table
+    post: np.ndarray  #: post-Crawford match equity table
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -90,6 +133,18 @@ def cube_x(board) -> float:
     if pips >= 120:
         return 0.7
     return 0.6 + 0.1 * (pips - 40) / 80.0
+
+
+@nb.njit(cache=True)
+def flip_owner(owner) -> int:
+    """The owner code seen from the other player (centred stays centred)."""
+    return owner if owner == CENTRED else 3 - owner
+
+
+@nb.njit(cache=True)
+def cube_with(c, cube, owner):
+    """``c`` (a :class:`CubeArgs`) with another cube value and owner."""
+    return CubeArgs(c.money, c.away_me, c.away_opp, cube, owner, c.crawford, c.jacoby, c.pre, c.post)
 
 
 @nb.njit(cache=True)
@@ -138,9 +193,10 @@ def _avg_values(d1, d2, d3, pre, post, a_t, a_d, n, win):
 
 
 @nb.njit(cache=True)
-def _take_point(me_takes, mix_w, mix_l, pre, post, am, ao, n):
+def _take_point(me_takes, mix_w, mix_l, c, n):
     """Live take point (the taker's own winning chance) of a double to ``n``; ``me_takes``
     says whether the taker is the player on roll (``mix_w``/``mix_l``: his outcome mixes)."""
+    pre, post, am, ao = c.pre, c.post, c.away_me, c.away_opp
     tps = np.zeros(_MAX_LEVELS, np.float64)
     # levels k = 0, 1, ...: cube n * 2**k, the taker alternating
     top = 0
@@ -199,8 +255,9 @@ def _can_double(money, a_me, cube, crawford) -> bool:
 
 
 @nb.njit(cache=True)
-def _match_value(p, am, ao, cube, owner, crawford, x, pre, post) -> float:
-    """Janowski-style cubeful MWC of the player on roll (``am`` away; opponent ``ao``)."""
+def _match_value(p, c, x) -> float:
+    """Janowski-style cubeful MWC of the player on roll (``c``: a :class:`CubeArgs`)."""
+    am, ao, cube, owner, crawford, pre, post = c.away_me, c.away_opp, c.cube, c.owner, c.crawford, c.pre, c.post
     mw, ml = _mixes(p)
     pw = p[0]
     W = _avg_values(mw[0], mw[1], mw[2], pre, post, am, ao, cube, True)
@@ -217,12 +274,12 @@ def _match_value(p, am, ao, cube, owner, crawford, x, pre, post) -> float:
     ky[0] = L
     m = 1
     if can_op:
-        tp = _take_point(True, mw, ml, pre, post, am, ao, 2 * cube)
+        tp = _take_point(True, mw, ml, c, 2 * cube)
         kx[m] = tp
         ky[m] = mwc_after(pre, post, am, ao, -cube)
         m += 1
     if can_me:
-        cp = 1.0 - _take_point(False, mw, ml, pre, post, am, ao, 2 * cube)
+        cp = 1.0 - _take_point(False, mw, ml, c, 2 * cube)
         if cp > kx[m - 1]:
             kx[m] = cp
             ky[m] = mwc_after(pre, post, am, ao, cube)
@@ -242,22 +299,23 @@ def _match_value(p, am, ao, cube, owner, crawford, x, pre, post) -> float:
 
 
 @nb.njit(cache=True)
-def cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post, jacoby=False) -> float:
-    """Cubeful value for the player on roll: money points (cube included) or match MWC
-    (``jacoby``: the money Jacoby rule)."""
-    if money:
-        return cube * money_per_cube(p, owner, x, jacoby)
-    return _match_value(p, am, ao, cube, owner, crawford, x, pre, post)
+def cubeful_value(p, c, x) -> float:
+    """Cubeful value for the player on roll of ``c`` (a :class:`CubeArgs`) not doubling now:
+    money points (cube included) or match MWC; ``x`` the cube efficiency."""
+    if c.money:
+        return c.cube * money_per_cube(p, c.owner, x, c.jacoby)
+    return _match_value(p, c, x)
 
 
 @nb.njit(cache=True)
-def cube_values(p, money, am, ao, cube, owner, crawford, x, pre, post, out, jacoby=False) -> int:
-    """Fill ``out[0:3]`` with no double, double/take, double/pass for the player on roll,
-    ``out[3]`` with 1.0 if the opponent should take; return the action code
-    (``jacoby``: the money Jacoby rule)."""
-    nd = cubeful_value(p, money, am, ao, cube, owner, crawford, x, pre, post, jacoby)
-    dt = cubeful_value(p, money, am, ao, 2 * cube, OPP_OWNS, crawford, x, pre, post, jacoby)
-    dp = cube if money else mwc_after(pre, post, am, ao, cube)
+def cube_values(p, c, x, out) -> int:
+    """Fill ``out[0:3]`` with no double, double/take, double/pass for the player on roll of
+    ``c`` (a :class:`CubeArgs`), ``out[3]`` with 1.0 if the opponent should take; return the
+    action code."""
+    money, am, cube, owner, crawford = c.money, c.away_me, c.cube, c.owner, c.crawford
+    nd = cubeful_value(p, c, x)
+    dt = cubeful_value(p, cube_with(c, 2 * cube, np.int64(OPP_OWNS)), x)
+    dp = cube if money else mwc_after(c.pre, c.post, am, c.away_opp, cube)
     out[0] = nd
     out[1] = dt
     out[2] = dp
@@ -289,6 +347,31 @@ class CubeInfo:
     @property
     def money(self) -> bool:
         return self.away == (0, 0)
+
+    @property
+    def can_double(self) -> bool:
+        """Whether the player on roll may double (he has access to the cube and it is live)."""
+        if self.owner == OPP_OWNS:
+            return False
+        return self.money or (not self.crawford and self.away[0] > self.cube)
+
+    def flipped(self) -> "CubeInfo":
+        """The same cube state seen from the other player (owner and away turned round)."""
+        return replace(self, owner=int(flip_owner(self.owner)), away=(self.away[1], self.away[0]))
+
+    def doubled(self) -> "CubeInfo":
+        """After the player on roll doubles and the opponent takes: twice the cube, the opponent's."""
+        return replace(self, cube=2 * self.cube, owner=OPP_OWNS)
+
+    def with_rules(self, jacoby: bool | None = None, beavers: bool | None = None) -> "CubeInfo":
+        """The money rules ``jacoby``/``beavers`` replaced where given (None keeps them)."""
+        return replace(self, jacoby=self.jacoby if jacoby is None else bool(jacoby),
+                       beavers=self.beavers if beavers is None else bool(beavers))
+
+    def args(self, met: MatchEquityTable) -> CubeArgs:
+        """The bundle the cube kernels take (``met``: the match equity table of match play)."""
+        return CubeArgs(self.money, int(self.away[0]), int(self.away[1]), int(self.cube), int(self.owner),
+                        bool(self.crawford), bool(self.jacoby), met.pre, met.post)
 
     @classmethod
     def from_state(cls, state) -> "CubeInfo":
@@ -346,8 +429,7 @@ def cubeful_equity(probs, state=None, x: float = 0.68, met: MatchEquityTable | N
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
     met = met or load_met()
     p = _check(probs, info, met)
-    return float(cubeful_value(p, info.money, info.away[0], info.away[1], info.cube, info.owner,
-                               info.crawford, x, met.pre, met.post))
+    return float(cubeful_value(p, info.with_rules(jacoby=False).args(met), x))  # (the Jacoby rule not applied)
 
 
 def cube_decision(probs: Sequence[float] | np.ndarray, state: MatchState | CubeInfo | None = None, x: float = 0.68,
@@ -357,6 +439,5 @@ def cube_decision(probs: Sequence[float] | np.ndarray, state: MatchState | CubeI
     met = met or load_met()
     p = _check(probs, info, met)
     out = np.zeros(4, np.float64)
-    code = cube_values(p, info.money, info.away[0], info.away[1], info.cube, info.owner, info.crawford, x,
-                       met.pre, met.post, out)
+    code = cube_values(p, info.with_rules(jacoby=False).args(met), x, out)  # (the Jacoby rule not applied)
     return CubeDecision(float(out[0]), float(out[1]), float(out[2]), ACTIONS[code], bool(out[3] > 0.5))

@@ -4,9 +4,9 @@
 cube state into the cubeful equities of No double, Double/take and Double/pass **per unit of
 the current cube** (match play: gnubg's normalised equity ``2 (MWC - (W + L) / 2) / (W - L)``
 with W, L the match winning chances after winning / losing the current cube; the MWCs are
-kept beside), the proper action as gnubg prints it ("No double, take", "Redouble, pass",
-"Too good to double, pass", "No double, beaver", "Optional double, take", ...), the
-opponent's take point and the gammon values at that score.
+kept beside), the proper action as gnubg prints it (a :class:`CubeAction`: "No double, take",
+"Redouble, pass", "Too good to double, pass", "No double, beaver", "Optional double, take", ...),
+the opponent's take point and the gammon values at that score.
 
 Money values are Janowski's cube-efficiency model (see :mod:`bgtools.engine.cubeful.cube`); under the
 Jacoby rule a gammon counts single while the cube is centred, both in the dead-cube value and
@@ -24,50 +24,128 @@ from the match equity table through :func:`bgtools.engine.cubeful.cube.cube_valu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
 import numpy as np
 
+from bgtools.base.vocab import StrEnum
 from bgtools.engine.cubeful.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values, money_per_cube
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
-__all__ = ["CubeAdvice", "cube_advice", "proper_action", "cube_percent", "money_cubeful", "take_point", "gammon_values",
+__all__ = ["CubeAction", "CubeAdvice", "cube_advice", "proper_action", "cube_percent", "money_cubeful", "take_point", "gammon_values",
            "NOT_AVAILABLE"]
 
-#: the action of a state in which the player on roll may not double
-NOT_AVAILABLE = "no cube action available"
 #: equities closer than this are a tie ("Optional ..."), as gnubg compares float32 values
 TIE = 2e-7
 
 
+class CubeAction(StrEnum):
+    """The proper cube action in gnubg's words (a closed set: each member is its words).
+
+    >>> a = CubeAction.of("too good", centred=False, response="pass")
+    >>> a, a.kind, a.response, a.doubles, a.short
+    ('Too good to redouble, pass', 'too good', 'pass', False, 'TG/P')
+    """
+
+    NO_DOUBLE_TAKE = "No double, take"
+    NO_DOUBLE_BEAVER = "No double, beaver"
+    DOUBLE_TAKE = "Double, take"
+    DOUBLE_PASS = "Double, pass"
+    DOUBLE_BEAVER = "Double, beaver"
+    OPTIONAL_DOUBLE_TAKE = "Optional double, take"
+    OPTIONAL_DOUBLE_PASS = "Optional double, pass"
+    OPTIONAL_DOUBLE_BEAVER = "Optional double, beaver"
+    TOO_GOOD_TAKE = "Too good to double, take"
+    TOO_GOOD_PASS = "Too good to double, pass"
+    NO_REDOUBLE_TAKE = "No redouble, take"
+    NO_REDOUBLE_BEAVER = "No redouble, beaver"
+    REDOUBLE_TAKE = "Redouble, take"
+    REDOUBLE_PASS = "Redouble, pass"
+    REDOUBLE_BEAVER = "Redouble, beaver"
+    OPTIONAL_REDOUBLE_TAKE = "Optional redouble, take"
+    OPTIONAL_REDOUBLE_PASS = "Optional redouble, pass"
+    OPTIONAL_REDOUBLE_BEAVER = "Optional redouble, beaver"
+    TOO_GOOD_REDOUBLE_TAKE = "Too good to redouble, take"
+    TOO_GOOD_REDOUBLE_PASS = "Too good to redouble, pass"
+    NOT_AVAILABLE = "no cube action available"  #: the player on roll may not double
+
+    @classmethod
+    def of(cls, kind: str, centred: bool, response: str) -> "CubeAction":
+        """The action of ``kind`` ("no", "double", "optional", "too good"), a double when the
+        cube is ``centred`` (else a redouble) and the opponent's ``response`` (take, pass, beaver)."""
+        return _BY_PARTS[(kind, not centred, response)]
+
+    @property
+    def kind(self) -> str:
+        """"no", "double", "optional", "too good", or "" (not available)."""
+        return _PARTS[self][0]
+
+    @property
+    def response(self) -> str:
+        """The opponent's right answer to a double: "take", "pass", "beaver" ("" when not available)."""
+        return _PARTS[self][2]
+
+    @property
+    def doubles(self) -> bool:
+        """Whether the proper action is to double (an optional double counts)."""
+        return self.kind in ("double", "optional")
+
+    @property
+    def short(self) -> str:
+        """"ND/T", "D/P", "TG/P", ... ("-" when not available): no double, double, too good."""
+        if self is CubeAction.NOT_AVAILABLE:
+            return "-"
+        head = {"no": "ND", "too good": "TG"}.get(self.kind, "D")
+        return f"{head}/{self.response[0].upper()}"
+
+
+def _words(kind: str, redouble: bool, response: str) -> str:
+    dbl = "redouble" if redouble else "double"
+    head = {"no": f"No {dbl}", "double": dbl.capitalize(), "optional": f"Optional {dbl}",
+            "too good": f"Too good to {dbl}"}[kind]
+    return f"{head}, {response}"
+
+
+_FORMS = (("no", "take"), ("no", "beaver"), ("double", "take"), ("double", "pass"), ("double", "beaver"),
+          ("optional", "take"), ("optional", "pass"), ("optional", "beaver"), ("too good", "take"),
+          ("too good", "pass"))
+#: (kind, redouble, response) of each action, and the action of each
+_BY_PARTS = {(k, rd, r): CubeAction(_words(k, rd, r)) for rd in (False, True) for k, r in _FORMS}
+_PARTS = {a: p for p, a in _BY_PARTS.items()}
+_PARTS[CubeAction.NOT_AVAILABLE] = ("", False, "")
+#: the action of a state in which the player on roll may not double
+NOT_AVAILABLE = CubeAction.NOT_AVAILABLE
+
+
 def proper_action(nd: float, dt: float, dp: float, *, win_gammon: bool, match: bool, centred: bool,
-                  jacoby: bool = False, beavers: bool = False) -> str:
+                  jacoby: bool = False, beavers: bool = False) -> CubeAction:
     """gnubg's proper cube action for no double / double-take / double-pass equities
     (in units of the current cube); ``win_gammon``: the player on roll can still win a gammon."""
-    dbl = "double" if centred else "redouble"
-    Dbl = dbl.capitalize()
+    def act(kind: str, response: str) -> CubeAction:
+        return CubeAction.of(kind, centred, response)
+
     tied = abs(dt - nd) <= TIE
     if dt >= nd - TIE and dp >= nd - TIE:  # doubling gains (or loses no more than rounding)
         if dp > dt:  # the opponent should take
             if beavers and not match and -2.0 <= dt <= 0.0:
                 if 2.0 * dt < nd:
-                    return f"No {dbl}, beaver"
-                return f"Optional {dbl}, beaver" if tied else f"{Dbl}, beaver"
-            return f"Optional {dbl}, take" if tied else f"{Dbl}, take"
+                    return act("no", "beaver")
+                return act("optional" if tied else "double", "beaver")
+            return act("optional" if tied else "double", "take")
         gammons_count = win_gammon and (match or not centred or not jacoby)
         if abs(nd - dp) <= TIE and gammons_count:
-            return f"Optional {dbl}, pass"
-        return f"{Dbl}, pass"
+            return act("optional", "pass")
+        return act("double", "pass")
     if nd > dt:
         if dt > dp:  # the opponent should pass, but playing on is worth more
-            return f"Too good to {dbl}, pass" if win_gammon else f"{Dbl}, pass"
+            return act("too good", "pass") if win_gammon else act("double", "pass")
         if nd > dp:
-            return f"Too good to {dbl}, take" if win_gammon else f"No {dbl}, take"
+            return act("too good", "take") if win_gammon else act("no", "take")
         if beavers and not match and -2.0 <= dt <= 0.0:
-            return f"No {dbl}, beaver"
-        return f"No {dbl}, take"
-    return f"Too good to {dbl}, pass" if win_gammon else f"{Dbl}, pass"
+            return act("no", "beaver")
+        return act("no", "take")
+    return act("too good", "pass") if win_gammon else act("double", "pass")
 
 
 def money_cubeful(probs: Sequence[float] | np.ndarray, owner: int = CENTRED, x: float = 0.68, jacoby: bool = False) -> float:
@@ -110,7 +188,7 @@ class CubeAdvice:
     for a take, the gammon rates of these probabilities kept; ``percent``: gnubg's bracketed
     figure (for No double: how far between DT and DP the ND lies)."""
 
-    action: str
+    action: CubeAction
     no_double: float
     double_take: Optional[float]
     double_pass: Optional[float]
@@ -127,9 +205,9 @@ class CubeAdvice:
         """The equity of the proper action."""
         if not self.available or self.double_take is None or self.double_pass is None:
             return self.no_double
-        if self.action.startswith(("No ", "Too good")):
+        if not self.action.doubles:
             return self.no_double
-        return self.double_pass if "pass" in self.action else self.double_take
+        return self.double_pass if self.action.response == "pass" else self.double_take
 
     def to_dict(self) -> dict:
         d = {"action": self.action, "no_double": self.no_double, "double_take": self.double_take,
@@ -141,12 +219,12 @@ class CubeAdvice:
         return d
 
 
-def cube_percent(action: str, nd: float, dt: float, dp: float) -> Optional[float]:
+def cube_percent(action: CubeAction, nd: float, dt: float, dp: float) -> Optional[float]:
     """gnubg's bracketed figure after some actions: for No double how far ND lies from DT
     towards DP; for Too good to double, pass how far ND lies from DP towards DT."""
-    if action.startswith("No ") and dp != dt:
+    if action.kind == "no" and dp != dt:
         return (nd - dt) / (dp - dt)
-    if action.startswith("Too good to") and action.endswith("pass") and nd <= dt and dt != dp:
+    if action.kind == "too good" and action.response == "pass" and nd <= dt and dt != dp:
         return (nd - dp) / (dt - dp)
     return None
 
@@ -165,8 +243,7 @@ def take_point(probs: Sequence[float] | np.ndarray | None = None, info: Optional
 
     def gain(w: float) -> float:  # double/pass minus double/take for the doubler
         q = [w, rates[0] * w, rates[1] * w, rates[2] * (1.0 - w), rates[3] * (1.0 - w)]
-        a = cube_advice(q, CubeInfo(info.cube, CENTRED if info.owner == CENTRED else OWNED, info.away, info.crawford,
-                                    info.jacoby, info.beavers), x=x, met=met)
+        a = cube_advice(q, replace(info, owner=CENTRED if info.owner == CENTRED else OWNED), x=x, met=met)
         if a.double_take is None or a.double_pass is None:
             return 0.0
         return a.double_pass - a.double_take
@@ -191,9 +268,7 @@ def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x:
     (money, cube centred); ``jacoby``/``beavers`` override the money rules it carries.
     ``x`` is the cube efficiency (:func:`bgtools.engine.cubeful.cube.cube_efficiency`)."""
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
-    if jacoby is not None or beavers is not None:
-        info = CubeInfo(info.cube, info.owner, info.away, info.crawford,
-                        info.jacoby if jacoby is None else jacoby, info.beavers if beavers is None else beavers)
+    info = info.with_rules(jacoby, beavers)
     p = np.array(probs, np.float64).reshape(5)
     eps = 1e-6  # averages over rolls can miss by rounding
     if not (-eps <= p[0] <= 1.0 + eps and -eps <= p[2] <= p[1] + eps and p[1] <= p[0] + eps
@@ -220,7 +295,7 @@ def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x:
             raise ValueError(f"score beyond the {met.length}-point match equity table")
         out = np.zeros(4, np.float64)
         am, ao = info.away
-        code = cube_values(p, False, am, ao, info.cube, info.owner, info.crawford, x, met.pre, met.post, out)
+        code = cube_values(p, info.args(met), x, out)
         available = code != 3
         stake = CubeStake.at(met, am, ao, info.cube)
         mwcs = (float(out[0]), float(out[1]), float(out[2]))

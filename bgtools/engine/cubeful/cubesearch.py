@@ -18,37 +18,19 @@ the cube centred).  Values are money points (the cube included) or match winning
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 
 from bgtools.core.dice import ROLL_WEIGHTS
 from bgtools.core.position import Position
-from bgtools.engine.cubeful.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_x, cubeful_value
+from bgtools.engine.cubeful.cube import CENTRED, CubeInfo, cube_x, cubeful_value
 from bgtools.engine.cubeful.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
 from bgtools.engine.evaluation import Evaluator, best_replies, evaluate_boards, static_probs
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
-__all__ = ["cube_advice_at", "CubeSearch", "seen_by_opponent"]
-
-
-def seen_by_opponent(info: CubeInfo) -> CubeInfo:
-    """The same cube state seen from the other player (owner and away turned round)."""
-    owner = {CENTRED: CENTRED, OWNED: OPP_OWNS, OPP_OWNS: OWNED}[info.owner]
-    return replace(info, owner=owner, away=(info.away[1], info.away[0]))
-
-
-def _doubled(info: CubeInfo) -> CubeInfo:
-    """After the player on roll doubles and the opponent takes: twice the cube, the opponent's."""
-    return replace(info, cube=2 * info.cube, owner=OPP_OWNS)
-
-
-def _can_double(info: CubeInfo) -> bool:
-    if info.owner == OPP_OWNS:
-        return False
-    return info.money or (not info.crawford and info.away[0] > info.cube)
-
+__all__ = ["cube_advice_at", "CubeSearch"]
 
 @dataclass
 class CubeSearch:
@@ -92,13 +74,13 @@ class CubeSearch:
         out = np.empty(len(boards))
         met = self.met
         assert met is not None
+        args = info.args(met)
         for i, p in enumerate(probs):
             x = float(cube_x(boards[i]))
             if info.money:
                 out[i] = info.cube * money_cubeful(p, info.owner, x, info.jacoby)
             else:
-                out[i] = cubeful_value(np.ascontiguousarray(p, np.float64), False, info.away[0], info.away[1], info.cube,
-                                       info.owner, info.crawford, x, met.pre, met.post)
+                out[i] = cubeful_value(np.ascontiguousarray(p, np.float64), args, x)
         return out
 
     def no_double(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
@@ -106,7 +88,7 @@ class CubeSearch:
         if depth == 0:
             return self._static_values(boards, info)
         kids = self._children(boards)
-        theirs = self.node(kids, seen_by_opponent(info), depth - 1)
+        theirs = self.node(kids, info.flipped(), depth - 1)
         mine = -theirs if info.money else 1.0 - theirs
         return (mine.reshape(len(boards), 21) * ROLL_WEIGHTS).sum(axis=1)
 
@@ -117,12 +99,12 @@ class CubeSearch:
         return self.node(np.ascontiguousarray(boards, np.int8), info, 0)
 
     def double_take(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
-        return self.no_double(boards, _doubled(info), depth)
+        return self.no_double(boards, info.doubled(), depth)
 
     def node(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
         """Value for the player on roll with his cube options (double when it pays)."""
         nd = self.no_double(boards, info, depth)
-        if not _can_double(info):
+        if not info.can_double:
             return nd
         dt = self.double_take(boards, info, depth)
         return np.maximum(nd, np.minimum(dt, self._dp(info)))
@@ -140,9 +122,7 @@ def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, ev
     if not 0 <= ply <= 2:
         raise ValueError(f"cube decisions are made at 0, 1 or 2 ply, not {ply}")
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
-    if jacoby is not None or beavers is not None:
-        info = replace(info, jacoby=info.jacoby if jacoby is None else jacoby,
-                       beavers=info.beavers if beavers is None else beavers)
+    info = info.with_rules(jacoby, beavers)
     board = np.asarray(position.to_array(), np.int8).reshape(1, 2, 25)
     probs = evaluate_boards(board, ply, evaluator)[0]
     x = float(cube_x(board[0]))

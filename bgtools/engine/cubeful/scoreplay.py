@@ -21,7 +21,7 @@ from typing import Any, Optional, Sequence
 from bgtools.core.position import Position
 from bgtools.engine.children import ROLLS
 from bgtools.engine.cubeful.cube import CubeInfo
-from bgtools.engine.cubeful.cubesearch import CubeSearch, seen_by_opponent
+from bgtools.engine.cubeful.cubesearch import CubeSearch
 from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
                                        invert_probs, rank_plays)
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable
@@ -46,7 +46,7 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
     if not plays:
         return []
     search = CubeSearch(ev, met)
-    theirs_info = seen_by_opponent(info)
+    theirs_info = info.flipped()
     # the opponent's probabilities before his roll are ours inverted
     theirs = search.node_from_probs(after, invert_probs(probs), theirs_info)
     if info.money:
