@@ -2,14 +2,18 @@
 
 Three positions per class (``--per-class``): opening (the opening position and the two
 contact records of tests/data/evals.jsonl.gz nearest it by pip counts), contact, crashed
-and race (the first records of each class there; races with 64 times the trials, as they
-are quick), each rolled out by both programs with the same settings, one core each (gnubg
+and race (the first records of each class there), each rolled out by both programs with the same settings, one core each (gnubg
 ``set threads 1``; ours in this process, no workers), alternating bgtools / gnubg for
 ``--repeat`` rounds:
 
 * ``cubeless``: 0-ply checker play, cubeless, no variance reduction, played to the end;
 * ``cubeless+VR``: the same with variance reduction (gnubg's lookahead VR; ``--vr-trials``);
 * ``cubeful``: cubeful, 0-ply cubeful checker play and cube decisions, no VR.
+
+Quick positions (short games: races, bear-ins) get a power of two times the trials, the
+fewest with which our cubeless rollout of them (from cold caches) takes ``--min-cpu`` CPU
+seconds (0.15; found by doubling before the rounds, or given by ``--factors``), so that
+gnubg's time, slower still, spans many ticks of its 10 ms clock.
 
 Every rollout starts from cold caches, as in a new process: ours with this process's
 evaluation and choice caches cleared (:func:`bgtools.rollouts.executors.clear_caches`; the
@@ -21,7 +25,7 @@ before).  Printed per position and mode: the median over the rounds of the ratio
 of games per CPU second (above 1: we are faster); then per class and mode the median of its
 positions' ratios.  Bear-off truncation is off in both, so every game is played to its end.
 
-    python benchmarks/rollout_vs_gnubg_speed.py [--trials 648] [--vr-trials 72] [--repeat 3] [--per-class 3]
+    python benchmarks/rollout_vs_gnubg_speed.py [--trials 648] [--vr-trials 72] [--repeat 3] [--per-class 3] [--min-cpu 0.15]
 
 gnubg only prints rollout results to a terminal, so it runs under ``script`` (util-linux);
 without gnubg or ``script`` only our figures are printed (exit 0).
@@ -123,14 +127,27 @@ def main(argv=None) -> int:
     ap.add_argument("--vr-trials", type=int, default=72)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--per-class", type=int, default=3)
+    ap.add_argument("--min-cpu", type=float, default=0.15, help="least CPU seconds of our cubeless rollout of a position")
+    ap.add_argument("--factors", default=None,
+                    help="the trial factors as JSON {position ID: factor} (another run's, to compare like with like)")
     args = ap.parse_args(argv)
     net = load_default_network().weights
     pos = positions(args.per_class)
-    # races are quick: 64 x the trials, so that gnubg's time is well above its clock's 10 ms
-    runs = [(pid, mode, (64 if name == "race" else 1) * (args.vr_trials if "VR" in mode else args.trials))
+    for name, pid in pos:  # compile (or load) every kernel first
+        for mode in MODES:
+            ours(pid, mode, 1, net)
+    # quick positions: a power of two times the trials, so that each rollout takes a while
+    scale = json.loads(args.factors) if args.factors else {}
+    for name, pid in pos:
+        if pid in scale:
+            continue
+        m = 1
+        while ours(pid, "cubeless", m * args.trials, net) < args.min_cpu and m < 4096:
+            m *= 2
+        scale[pid] = m
+    runs = [(pid, mode, scale[pid] * (args.vr_trials if "VR" in mode else args.trials))
             for name, pid in pos for mode in MODES]
-    for pid, mode, _ in runs:  # compile (or load) every kernel first
-        ours(pid, mode, 1, net)
+    print("trial factors:", json.dumps(scale), flush=True)
     mine: dict = {r: [] for r in runs}
     theirs: dict = {r: [] for r in runs}
     have_gnubg = True
@@ -145,10 +162,10 @@ def main(argv=None) -> int:
                 for r, c in zip(runs, g):
                     theirs[r].append(c)
     print(f"games per CPU second, one core, cold caches, median of {args.repeat} alternating rounds "
-          f"({args.trials} trials, {args.vr_trials} with VR, races 64 x; bear-off truncation off)")
+          f"({args.trials} trials, {args.vr_trials} with VR, times the position's factor; bear-off truncation off)")
     if not have_gnubg:
         print("gnubg or `script` not found (or its rollout did not finish): gnubg columns skipped")
-    print(f"{'class':8} {'position':15} {'mode':12} {'bgtools':>9} {'gnubg':>9} {'ratio':>6}")
+    print(f"{'class':8} {'position':15} {'mode':12} {'trials':>7} {'bgtools':>9} {'gnubg':>9} {'ratio':>6}")
     by_class: dict = {(c, m): [] for c in CLASSES for m in MODES}
     for (name, pid) in pos:
         for mode in MODES:
@@ -158,14 +175,14 @@ def main(argv=None) -> int:
             if have_gnubg and theirs[r]:
                 per_round = [g / m for m, g in zip(mine[r], theirs[r]) if m > 0 and g > 0]
                 if not per_round:  # too quick for the clocks: more trials needed
-                    print(f"{name:8} {pid:15} {mode:12} {g_ours:9.0f} {'(too quick to time)':>16}")
+                    print(f"{name:8} {pid:15} {mode:12} {n:7} {g_ours:9.0f} {'(too quick to time)':>16}")
                     continue
                 ratio = statistics.median(per_round)
                 by_class[name, mode].append(ratio)
                 g_theirs = n / statistics.median(theirs[r])
-                print(f"{name:8} {pid:15} {mode:12} {g_ours:9.0f} {g_theirs:9.0f} {ratio:6.2f}")
+                print(f"{name:8} {pid:15} {mode:12} {n:7} {g_ours:9.0f} {g_theirs:9.0f} {ratio:6.2f}")
             else:
-                print(f"{name:8} {pid:15} {mode:12} {g_ours:9.0f} {'-':>9} {'-':>6}")
+                print(f"{name:8} {pid:15} {mode:12} {n:7} {g_ours:9.0f} {'-':>9} {'-':>6}")
     if have_gnubg:
         print()
         print("median ratio (bgtools / gnubg games per CPU second) per class and mode")
