@@ -66,6 +66,7 @@ __all__ = [
     "in_two_sided",
     "ts_lookup",
     "one_sided_probs",
+    "one_sided_probs_into",
     "N_ONE_SIDED",
     "N_TWO_SIDED_SIDE",
     "DB_VERSION",
@@ -372,7 +373,18 @@ def ts_lookup(ts, board):
 
 @nb.njit(cache=True)
 def one_sided_probs(os_rolls, os_gammon, board):
-    """Five cumulative outputs for the player on roll from the one-sided distributions.
+    """Five cumulative outputs for the player on roll from the one-sided distributions
+    (:func:`one_sided_probs_into` a new array)."""
+    out = np.zeros(5, np.float64)
+    one_sided_probs_into(os_rolls, os_gammon, board, out)
+    return out
+
+
+@nb.njit(cache=True)
+def one_sided_probs_into(os_rolls, os_gammon, board, out) -> None:
+    """The five cumulative outputs for the player on roll from the one-sided distributions,
+    into ``out`` (float64[5]; nothing allocated: the rollout kernel's choices value every
+    play of a bear-off with it).
 
     The player on roll wins if he needs no more rolls than his opponent.  Gammons need
     the loser to have all 15 checkers on the board: he is gammoned if his first checker
@@ -382,7 +394,8 @@ def one_sided_probs(os_rolls, os_gammon, board):
     op = bearoff_index(board[0])
     pm = os_rolls[me]
     po = os_rolls[op]
-    out = np.zeros(5, np.float64)
+    for k in range(5):
+        out[k] = 0.0
     # tail_o[i] = P(opponent needs >= i rolls)
     tail = 1.0
     win = 0.0
@@ -411,7 +424,6 @@ def one_sided_probs(os_rolls, os_gammon, board):
             tail -= gm[j]
             lg += po[j] * tail
         out[3] = lg
-    return out
 
 
 # ----------------------------------------------------------------------------- Python side

@@ -35,7 +35,7 @@ from bgtools.engine.nets.nn import EvalBuffers, Net, equity_from_probs, game_ove
 from bgtools.engine.nets.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "exact_value",
+           "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "wants_base", "exact_value",
            "cached_static", "cached_probs", "exact_probs", "static_probs", "chooser_buffers_with", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
@@ -136,9 +136,7 @@ def exact_probs(board, bearoff, tables, out) -> bool:
                 out[k] = 0.0
             return True
         if _bo.in_one_sided(board[0]) and _bo.in_one_sided(board[1]):
-            v = _bo.one_sided_probs(tables.os_rolls, tables.os_gammon, board)
-            for k in range(5):
-                out[k] = v[k]
+            _bo.one_sided_probs_into(tables.os_rolls, tables.os_gammon, board, out)
             return True
     return False
 
@@ -165,12 +163,18 @@ def static_value(board, ch, ev, out) -> None:
 
 
 @nb.njit(cache=True, inline="always")
+def wants_base(board, buf, n) -> bool:
+    """Whether :func:`set_siblings` makes ``board`` the base of its ``n`` siblings."""
+    return n > 2 and (buf.cache.used.shape[0] == 0 or is_contact(board))
+
+
+@nb.njit(cache=True, inline="always")
 def set_siblings(board, ch, buf, n) -> None:
     """Before valuing ``n`` siblings (positions a roll leads to from ``board``, ``[1]`` to
     roll there; a game not over): make ``board`` their base when there are enough of them
     to pay for it and some may need it (with a cache, siblings out of contact are valued
     through it, by the full pass, and all the siblings of a board out of contact are)."""
-    if n > 2 and (buf.cache.used.shape[0] == 0 or is_contact(board)):
+    if wants_base(board, buf, n):
         set_base(board, ch.net, buf.base)
     else:
         buf.base.cls[0] = -1

@@ -23,7 +23,8 @@ from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
 from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
 
-__all__ = ["run_chunk", "run_chunks", "warm_up", "make_executor", "weights_or_default", "ChunkTask", "ChunkResult"]
+__all__ = ["run_chunk", "run_chunks", "warm_up", "make_executor", "weights_or_default", "ChunkTask", "ChunkResult",
+           "clear_caches"]
 
 
 class ChunkTask(NamedTuple):
@@ -92,6 +93,14 @@ def _caches(weights, settings: RolloutSettings, job: Job) -> tuple:
             del kept[next(iter(kept))]  # the oldest
         kept[play] = new_choice_cache(CHOICE_BITS)
     return _WORKER["cache"], kept[play]
+
+
+def clear_caches() -> None:
+    """Forget this process's evaluation cache and caches of choices (:func:`_caches`): the
+    next rollout here starts cold, as in a new process (a benchmark's rounds; results never
+    depend on them)."""
+    for key in ("cache", "cache_for", "choices"):
+        _WORKER.pop(key, None)
 
 
 def _init_worker(weights) -> None:

@@ -37,10 +37,12 @@ from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.core.movegen import generate_boards
 from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
-                                   set_siblings, sibling_probs, static_value, swap_into)
-from bgtools.engine.cubeful.cube import CENTRED, CubeArgs, cube_values, cube_x, cubeful_value, flip_owner
+                                   sibling_probs, static_value, swap_into, wants_base)
+from bgtools.engine.cubeful.cube import (CENTRED, DOUBLE, UNAVAILABLE, CubeArgs, cube_values, cube_x, cubeful_value,
+                                         flip_owner)
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.cubeful.met import mwc_after
+from bgtools.engine.nets.incremental import set_base
 from bgtools.engine.nets.nn import equity_from_probs, game_over_probs
 from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, new_roll_memo, roll_memo
 from bgtools.rollouts.settings import N_OUTPUTS
@@ -52,6 +54,10 @@ MAX_TURNS = 5000
 CACHE_BITS = 16
 #: the size of its cache of cubeless choices (board and roll -> play): 1 << 16, 8 MB
 CHOICE_BITS = 16
+#: how far from doubling (money: equity per unit of the cube; match: match winning chance) a
+#: cube decision judged on the chooser's outputs of the position must be for the kernel to skip
+#: the full evaluation of it (see :func:`_needs_cube_eval`)
+CUBE_MARGIN = 0.01
 
 
 class TrialSettings(NamedTuple):
@@ -133,7 +139,12 @@ def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
     """0-ply play of the mover ``side``: the most cubeful value at the score in a cubeful
     rollout (``cf``), else as :func:`~bgtools.engine.chooser.choose0` (the same plays and
     outputs); index into ``buf.mine.boards``, or -1 (``bp`` the outputs).  One function for
-    both, so that the kernel holds one copy of the 0-ply search, not one per kind of play."""
+    both, so that the kernel holds one copy of the 0-ply search, not one per kind of play.
+    ``aw``: the two sides' away (``aw[0:2]``) and what is already done for ``b`` (``aw[2]``,
+    0 when ``b`` is new: bit 1, ``buf.base`` is its base for the siblings, of class
+    ``aw[3]``; bit 2, ``buf.pbase`` the pruning net's): variance reduction chooses for all
+    21 rolls of one board, and the two bases are the same for each (made once, not 21 times:
+    the same numbers, from the same code)."""
     mb = buf.mine
     n = generate_boards(b, d1, d2, mb)  # only the boards are read
     if n == 0:
@@ -150,10 +161,20 @@ def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
     swap_into(b, buf.opp)
     boards = mb.boards
     top = buf.top
-    k = keep_plays(buf.opp, boards, n, ch, buf, False)
-    set_siblings(buf.opp, ch, buf, k)
+    k = keep_plays(buf.opp, boards, n, ch, buf, (aw[2] & 2) != 0)
+    if ch.pkeep > 0 and n > ch.pkeep:  # pruned (pbase made), or never pruned for this board
+        aw[2] |= 2
     net, bearoff, tables = ch.net, ch.bearoff, ch.tables  # (taken out once: see bgtools.engine.chooser)
     cache, ev, base = buf.cache, buf.ev, buf.base
+    if wants_base(buf.opp, buf, k):  # as set_siblings, the base made once per board
+        if aw[2] & 1:
+            base.cls[0] = aw[3]
+        else:
+            set_base(buf.opp, net, base)
+            aw[2] |= 1
+            aw[3] = base.cls[0]
+    else:
+        base.cls[0] = -1
     money = stakes.money
     for j in range(k):
         i = top[j]
@@ -171,6 +192,26 @@ def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
             for o in range(5):
                 bp[o] = p[o]
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def _needs_cube_eval(prev, b, side, stakes, aw, cube, owner, cv) -> bool:
+    """Whether the cube decision of ``side`` on roll in ``b`` needs the position's own outputs.
+    It does not where the cube is not his to turn (the decision is "unavailable" whatever the
+    outputs), nor where ``prev`` (the chooser's outputs of this position after the last play:
+    the same net, its first layer summed incrementally, so equal up to float32 rounding, about
+    1e-6) puts him further than :data:`CUBE_MARGIN` from doubling: the kernel acts on a double
+    only, and the exact outputs cannot close that gap.  The decision, and so every result, is
+    the same as from the full evaluation; only the evaluation is saved (a fifth of a cubeful
+    contact rollout's time)."""
+    money = stakes.money
+    code = cube_values(prev, _seen_by(stakes, side, aw, cube, owner), cube_x(b), cv)
+    if code == UNAVAILABLE:
+        return False
+    if code == DOUBLE:
+        return True
+    margin = CUBE_MARGIN * cube if money else CUBE_MARGIN
+    return min(cv[1], cv[2]) - cv[0] > -margin
 
 
 # _choose0 is inlined (once: the kernel has one call site of it): a call that passes the Chooser and
@@ -247,8 +288,8 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
     scratch = (np.zeros(5, np.float64), np.zeros(5, np.float64), np.zeros(4, np.float64), np.zeros((2, 25), np.int8),
                np.zeros((2, 25), np.int8), new_roll_memo(), np.zeros((21, 2, 25), np.int8), np.zeros((21, 5), np.float64),
                np.zeros(21, np.float64), np.zeros(21, np.bool_), np.zeros(6, np.float64), np.zeros(N_OUTPUTS, np.float64),
-               np.zeros(5, np.float64), np.zeros(2, np.int64))
-    bp, pc, cv, sw, b, memo, vr_b, vr_p, vr_cf, vr_has, luck, res, out, aw = borrow(scratch)
+               np.zeros(5, np.float64), np.zeros(4, np.int64), np.zeros(5, np.float64))
+    bp, pc, cv, sw, b, memo, vr_b, vr_p, vr_cf, vr_has, luck, res, out, aw, prev = borrow(scratch)
     aw[0] = am
     aw[1] = ao
     for c in range(firsts.shape[0]):
@@ -262,6 +303,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
             for k in range(6):
                 luck[k] = 0.0
             cf_final = 0.0
+            have_prev = False  # ``prev`` holds the chooser's outputs of ``b`` (see _needs_cube_eval)
             done = False
             t = 0
             while not done:
@@ -283,6 +325,8 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                 stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
                 # the cube action of the player on roll (the root's first turn as ``first_cube`` says)?
                 cube_turn = cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE  # gnubg's largest cube
+                if cube_turn and not stop and have_prev:
+                    cube_turn = _needs_cube_eval(prev, b, side, stakes, aw, cube, owner, cv)
                 if stop or cube_turn:  # (one call site: it inlines the whole static evaluation)
                     cached_probs(b, net, bearoff, tables, cache, ev, pc)
                 if stop:
@@ -312,6 +356,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         cube *= 2
                         owner = 2 - side  # the other side's (seen from the root: 2 his opponent, 1 he)
                 # ---- roll and play
+                aw[2] = 0  # nothing done for this board yet (see _choose0)
                 d1, d2 = roll_memo(seed, trial, t, memo)
                 # the roll's play, or with variance reduction the plays of all 21 rolls (one
                 # call site of _choose0: each one inlines the whole 0-ply search)
@@ -377,10 +422,16 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         swap_into(vr_b[ra], b)
                     else:
                         swap_into(b.copy(), b)
-                elif i >= 0:
-                    swap_into(mb[i], b)
+                    for k in range(5):
+                        prev[k] = vr_p[ra, k]
                 else:
-                    swap_into(b.copy(), b)
+                    if i >= 0:
+                        swap_into(mb[i], b)
+                    else:
+                        swap_into(b.copy(), b)
+                    for k in range(5):
+                        prev[k] = bp[k]
+                have_prev = True
                 side = 1 - side
                 t += 1
                 plies[c] += 1
