@@ -103,7 +103,7 @@ def rollout(
                                                  "column, e.g. from 'bgtools export' ('-' = stdin).")] = None,
     trials: Annotated[int, typer.Option("--trials", "-n", help="Games per position.")] = 1296,
     seed: Annotated[int, typer.Option("--seed", help="Dice seed: same seed, same dice, same results.")] = 1,
-    ply: Annotated[int, typer.Option("--ply", "-p", help="Checker play: 0 or 1 ply.")] = 0,
+    ply: Annotated[int, typer.Option("--ply", "-p", help="Checker play: 0 or 1 ply (1 ply chooses by cubeless equity, also in --cubeful rollouts).")] = 0,
     cubeful: Annotated[bool, typer.Option("--cubeful/--cubeless", help="Play with the cube (money or the match score).")] = False,
     truncate: Annotated[int, typer.Option("--truncate", help="Stop after N half-moves and evaluate (0 = play to the end).")] = 0,
     vr: Annotated[bool, typer.Option("--vr/--no-vr", help="Variance reduction.")] = False,
