@@ -77,7 +77,7 @@ def test_an_unknown_half_is_refused():
 
 #: what the kernel may still compile itself after both halves: Numba's own helpers (not
 #: kept in the on-disk cache), and the few callees typed only inside it
-KERNEL_OWN = {"_outcome_mwc", "roll_memo", "ol_np_zeros", "ol_np_empty", "ol_max", "ol_min", "make_quicksort_impl"}
+KERNEL_OWN = {"_outcome_mwc", "ol_np_zeros", "ol_np_empty", "ol_max", "ol_min", "make_quicksort_impl"}
 
 PROBE = textwrap.dedent("""
     import json

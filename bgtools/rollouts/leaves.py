@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
+from numba.core import types as nbt
 
 from bgtools.core.movegen import generate_boards, is_contact, new_move_buffers
 from bgtools.core.position import Position
@@ -51,6 +52,8 @@ def _cube_and_buffers(ch: Chooser) -> None:
     cubeful_value(p, True, 1, 1, 1, 0, False, x, met.pre, met.post, False)
     chooser_buffers_with(ch.net, new_eval_cache(0), new_choice_cache(0))
     roll_memo(1, 0, 0, new_roll_memo())
+    # the kernel types its first call with the turn still the literal 0, and compiles that too
+    roll_memo.compile((nbt.int64, nbt.int64, nbt.IntegerLiteral(0), nbt.Array(nbt.int64, 2, "C")))
 
 
 def _moves_and_nets(ch: Chooser) -> None:
