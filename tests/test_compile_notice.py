@@ -84,10 +84,10 @@ def test_a_pool_compiles_the_kernels_in_the_parent_before_its_workers_start(monk
     from bgtools.rollouts import executors
 
     calls: list = []
-    monkeypatch.setattr(executors, "warm_up", lambda weights, ply=0: calls.append(("warm_up", ply)))
+    monkeypatch.setattr(executors, "warm_up", lambda weights, ply=0, helpers=0: calls.append(("warm_up", ply, helpers)))
     monkeypatch.setattr(executors, "_Pool", lambda weights, workers: calls.append(("pool", workers)) or "pool")
     assert executors.make_executor(None, 2, None, 1) == ("pool", 6)
-    assert calls == [("warm_up", 1), ("pool", 2)]
+    assert calls == [("warm_up", 1, 1), ("pool", 2)]
     calls.clear()
     ex, window = executors.make_executor(None, 1)
     assert calls == [] and window == 1  # one process: it compiles when it first runs a chunk

@@ -212,7 +212,7 @@ def rollout(
         from bgtools.rollouts import warm_up
 
         try:
-            warm_up(net, settings.ply)
+            warm_up(net, settings.ply, helpers=1 if n > 1 else 0)  # (two cores: two processes compile)
         except RolloutError as e:
             raise fail(str(e))
     if cube_decision:

@@ -144,13 +144,50 @@ def _timed_chunks(task: ChunkTask, weights=None) -> ChunkResult:
     return ChunkResult(parts, time.perf_counter() - t0)
 
 
-def warm_up(weights=None, ply: int = 0) -> None:
-    """Compile (or load from Numba's cache) the kernels of ``ply`` checker play in this process."""
+def warm_up(weights=None, ply: int = 0, helpers: int = 0) -> None:
+    """Compile (or load from Numba's cache) the kernels of ``ply`` checker play in this process.
+    ``helpers`` > 0: where they are not in the cache, a helper process compiles half of the
+    kernel's callees meanwhile (:mod:`bgtools.rollouts.leaves`; for a caller with two cores)."""
     pos = Position.initial()
     # the shipped table (a money position does not use it): a worker's environment is never read
     s = RolloutSettings(trials=1, truncate=2, variance_reduction=True, cubeful=True, ply=ply,
                         met=load_met(next(iter(METS))))
+    if helpers > 0:
+        _callees_with_help(weights, s)
     run_chunk(Job.make(pos), s, 0, 1, weights)
+
+
+def _callees_with_help(weights, settings: RolloutSettings) -> None:
+    """Compile (or load) the rollout kernel's callees: this process half of them, and where
+    one of those is not in the cache (a first run), a helper process the other half at the
+    same time; returns when both are done (the kernel then finds them all compiled)."""
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    from bgtools.base.compiles import watch_compiles
+    from bgtools.base.workers import pool_options
+    from bgtools.rollouts.leaves import HELPER, PARENT, warm_callees
+
+    w, db = _context(weights)
+    ch = make_chooser(w.arrays(), settings.ply, settings.candidates, db.tables(),
+                      pruning=_pruning() if settings.pruning else None)
+    helper: list = []
+
+    def started() -> None:  # the first compile: the cache is cold, so start the helper
+        if not helper:
+            pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"), **pool_options())
+            light = ch._replace(tables=_bo.empty_tables())  # (the helper's half needs the net only)
+            helper.append((pool, pool.submit(warm_callees, HELPER, light)))
+
+    with watch_compiles(started, lambda: None):
+        warm_callees(PARENT, ch)
+    for pool, fut in helper:
+        try:
+            fut.result()
+        except Exception:  # (a helper that failed leaves its half to the kernel's compile: slower, not different)
+            pass
+        finally:
+            pool.shutdown(wait=True)
 
 
 class _Box:
@@ -262,6 +299,6 @@ def make_executor(weights, jobs: int = 1, dask=None, ply: int = 0):
     if jobs > 1:
         # compile the kernels here, once, before the workers start: they then load them from
         # Numba's cache (after installing, each worker compiled the same kernels: twice the work)
-        warm_up(weights, ply)
+        warm_up(weights, ply, helpers=1)
         return _Pool(weights, jobs), 3 * jobs
     return _Inline(weights), 1
