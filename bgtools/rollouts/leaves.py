@@ -21,7 +21,7 @@ from bgtools.core.movegen import generate_boards, is_contact, new_move_buffers
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.chooser import Chooser, chooser_buffers_with, make_chooser
-from bgtools.engine.cubeful.cube import cube_values, cube_x, cubeful_value
+from bgtools.engine.cubeful.cube import CubeArgs, cube_values, cube_x, cubeful_value
 from bgtools.engine.cubeful.met import METS, load_met, mwc_after
 from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.engine.nets.features import MAX_INPUTS, encode
@@ -48,8 +48,9 @@ def _cube_and_buffers(ch: Chooser) -> None:
     met = load_met(next(iter(METS)))
     p = np.array([0.5, 0.15, 0.01, 0.12, 0.01])
     x = cube_x(_board())
-    cube_values(p, True, 1, 1, 1, 0, False, x, met.pre, met.post, np.zeros(4), False)
-    cubeful_value(p, True, 1, 1, 1, 0, False, x, met.pre, met.post, False)
+    args = CubeArgs(True, 1, 1, 1, 0, False, False, met.pre, met.post)  # as the kernel's _seen_by types it
+    cube_values(p, args, x, np.zeros(4))
+    cubeful_value(p, args, x)
     chooser_buffers_with(ch.net, new_eval_cache(0), new_choice_cache(0))
     roll_memo(1, 0, 0, new_roll_memo())
     # the kernel types its first call with the turn still the literal 0, and compiles that too
@@ -81,6 +82,7 @@ def _moves_and_nets(ch: Chooser) -> None:
     if tables.ts.shape[0] > 0:
         _bo.ts_lookup(tables.ts, b)
         _bo.one_sided_probs(tables.os_rolls, tables.os_gammon, b)
+        _bo.one_sided_probs_into(tables.os_rolls, tables.os_gammon, b, np.zeros(5))
     met = load_met(next(iter(METS)))
     mwc_after(met.pre, met.post, 1, 1, 1)
 
