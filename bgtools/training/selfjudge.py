@@ -92,7 +92,7 @@ def summarize(losses: np.ndarray, cats: list[str]) -> dict[str, dict[str, float]
 
 
 def self_judge(weights: Weights, rolls: SelfJudgeRolls, referee: Optional[Weights] = None, ply: int = 2,
-               keep: int = 8, threshold: float = 0.16, prune: Optional[Pruning] = None) -> dict:
+               keep: int = 8, threshold: float = 0.16, prune: Optional[Pruning] = None, batch: int = 256) -> dict:
     """Judge ``weights``' 0- and 1-ply picks on ``rolls`` against ``referee``'s ``ply`` search
     (default: the same net), among the ``keep`` best plays by 0 ply within ``threshold``.
 
@@ -116,9 +116,11 @@ def self_judge(weights: Weights, rolls: SelfJudgeRolls, referee: Optional[Weight
         cand.append(offs[i] + order[e[order] >= e[order[0]] - threshold])
     idx = np.concatenate(cand)
     eq_ref = np.full(eq0.shape, np.nan)
-    eq_ref[idx] = equity(evaluate_plays(boards[idx], ply, ref))
     eq1 = np.full(eq0.shape, -np.inf)
-    eq1[idx] = equity(evaluate_plays(boards[idx], 1, ev))
+    for lo in range(0, idx.size, batch):  # batches: a 2-ply search of many boards at once holds GBs
+        part = idx[lo:lo + batch]
+        eq_ref[part] = equity(evaluate_plays(boards[part], ply, ref))
+        eq1[part] = equity(evaluate_plays(boards[part], 1, ev))
     loss0 = np.empty(len(cand))
     loss1 = np.empty(len(cand))
     err = np.empty(len(cand))
