@@ -200,3 +200,30 @@ def test_escapes_agree_with_the_shipped_encoder():
         assert out[101 + 3] == pytest.approx(min(ci.escapes(mask, p) for p in range(12, 24)) / 36)
         checked += 1
     assert checked > 100
+
+
+def test_hit_kernel_matches_every_legal_play():
+    """hit_stats (which skips the rolls that cannot reach a blot) against every legal play of all
+    21 rolls from the Python move list, on random positions."""
+    from bgtools.core.dice import ROLLS, ROLL_WAYS
+    from bgtools.core.movegen import legal_plays
+    from bgtools.core.position import Position
+
+    doubles = 0
+    for b in random_boards(25, 3):
+        me, opp = b[1], b[0]
+        pos = Position.from_array(np.stack([me, opp]))  # the other side on roll
+        pips0 = int(((np.arange(25) + 1) * me).sum())
+        h1 = h2 = lost = 0
+        for (d1, d2), w in zip(ROLLS.tolist(), ROLL_WAYS.tolist()):
+            most_hit = most_lost = 0
+            for p in legal_plays(pos, (d1, d2)):
+                victim = np.array(p.after.to_array()[1])  # after his play we are on roll
+                most_hit = max(most_hit, int(victim[24] - me[24]))
+                most_lost = max(most_lost, int(((np.arange(25) + 1) * victim).sum()) - pips0)
+            h1 += w * (most_hit >= 1)
+            h2 += w * (most_hit >= 2)
+            lost += w * most_lost
+        assert ci.hit_stats(me, opp, BUF) == (h1, h2, lost)
+        doubles += h2 > 0
+    assert doubles >= 3  # positions with double hits were among them

@@ -1,5 +1,5 @@
 """``train``: TD(lambda) self-play training of the neural evaluator (``train --run``), and the
-stages of the supervised pipeline (``train selfplay|label|deepen|fit|duel --run``)."""
+stages of the supervised pipeline (``train selfplay|label|racelabel|deepen|fit|duel --run``)."""
 
 from __future__ import annotations
 

@@ -102,7 +102,8 @@ def self_judge(weights: Weights, rolls: SelfJudgeRolls, referee: Optional[Weight
     searches with that pruning net (None: every reply valued)."""
     ev = NeuralEvaluator(weights)
     ref = NeuralEvaluator(referee if referee is not None else weights, prune=prune)
-    after, offs = [], [0]
+    after: list[np.ndarray] = []
+    offs = [0]
     for b, d in zip(rolls.boards, rolls.dice):
         plays = legal_plays(Position.from_array(b), (int(d[0]), int(d[1])))
         after.extend(p.after.to_array() for p in plays)

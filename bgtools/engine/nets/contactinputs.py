@@ -44,9 +44,9 @@ Escapes (``escapes``) follow ``features``' rule: a roll escapes from point ``p``
 checker can land beyond the lowest point the other side holds within the 12 pips ahead,
 stopping only on points he does not hold; 36 when he holds none there.
 
-The hit kernels generate the other side's legal plays for each of the 21 rolls (the rules'
-own move generator), so they are exact and the costly part: about 20 times the cost of the
-shipped encoder's features.  Not computed: free pips and the escapes of the rearmost checker
+The hit kernels generate the other side's legal plays (the rules' own move generator) for each
+of the 21 rolls that could reach one of our blots, so they are exact, and the costly part
+(``benchmarks/new_inputs_cost.py``).  Not computed: free pips and the escapes of the rearmost checker
 (the latter is already an input of the shipped encoder).
 """
 
@@ -143,11 +143,17 @@ def forward_anchor(me) -> int:
 def hit_stats(me, opp, buf):
     """(rolls of 36 with a hit, rolls with a double hit, sum over the 36 of the most pips lost)
     when ``opp`` is on roll against ``me``; ``buf``: move buffers (``new_move_buffers()``)."""
-    blots = 0
+    # reach: bit k set when some checker of the other side is k pips behind one of our blots (a
+    # roll can hit only if one of its partial sums is such a distance: the rolls that cannot
+    # are skipped without generating their plays)
+    reach = 0
     for i in range(24):
         if me[i] == 1:
-            blots += 1
-    if blots == 0:
+            t = 23 - i  # the blot's point in his numbering
+            for j in range(t + 1, 25):
+                if opp[j] > 0:
+                    reach |= 1 << (j - t)
+    if reach == 0:
         return 0, 0, 0
     board = np.empty((2, 25), np.int8)
     pips0 = 0
@@ -160,7 +166,15 @@ def hit_stats(me, opp, buf):
     hit2 = 0
     lost = 0
     for r in range(ROLLS.shape[0]):
-        n = generate_boards(board, ROLLS[r, 0], ROLLS[r, 1], buf)
+        a = ROLLS[r, 0]
+        b = ROLLS[r, 1]
+        if a == b:
+            sums = (1 << a) | (1 << (2 * a)) | (1 << (3 * a)) | (1 << (4 * a))
+        else:
+            sums = (1 << a) | (1 << b) | (1 << (a + b))
+        if reach & sums == 0:
+            continue
+        n = generate_boards(board, a, b, buf)
         most_hit = 0
         most_lost = 0
         for j in range(n):
