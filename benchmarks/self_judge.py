@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", default=None, metavar="NPZ", help="also judge this net, paired")
     ap.add_argument("--positions", type=int, default=600, help="held-out rolls (default 600)")
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
+    ap.add_argument("--classes", default="", help="only rolls of these categories, comma-separated "
+                    f"({', '.join(CATEGORIES)}; default: all)")
     ap.add_argument("--ply", type=int, default=2, help="the referee's ply (default 2)")
     ap.add_argument("--keep", type=int, default=8, help="candidates per roll valued by the referee")
     ap.add_argument("--threshold", type=float, default=0.16, help="... within this of the 0-ply best")
@@ -74,7 +76,12 @@ def main(argv: list[str] | None = None) -> int:
 
         pruning = shipped_pruning()
     t0 = time.perf_counter()
-    rolls = held_out_rolls(w, args.positions, args.seed)
+    classes = tuple(c.strip() for c in args.classes.split(",") if c.strip())
+    try:
+        rolls = held_out_rolls(w, args.positions, args.seed, categories=classes)
+    except ValueError as e:
+        print(f"self_judge: {e}", file=sys.stderr)
+        return 2
     res = self_judge(w, rolls, ref, args.ply, args.keep, args.threshold, pruning)
     other = None
     if other_w is not None:
@@ -82,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         other["paired"] = paired_summary(res["loss0"], other["loss0"], res["categories"])
     dt = time.perf_counter() - t0
     settings = {"weights": args.weights or "shipped", "referee": args.referee or "the judged net",
-                "positions": args.positions, "seed": args.seed, "ply": args.ply, "keep": args.keep,
+                "positions": args.positions, "classes": args.classes or "all", "seed": args.seed, "ply": args.ply, "keep": args.keep,
                 "threshold": args.threshold, "prune": args.prune, "seconds": round(dt, 1),
                 "candidates": res["candidates"], "version": str(w.meta.get("version", "?"))}
     drop = ("loss0", "loss1", "categories")

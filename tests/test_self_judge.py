@@ -29,6 +29,10 @@ def test_held_out_rolls_are_seeded_and_playable(shipped, rolls):
     other = held_out_rolls(shipped, 12, seed=6)
     assert not np.array_equal(rolls.boards, other.boards)
     assert rolls.boards.shape == (12, 2, 25) and ((rolls.dice >= 1) & (rolls.dice <= 6)).all()
+    races = held_out_rolls(shipped, 5, seed=5, categories=("race",))
+    assert races.categories() == ["race"] * 5
+    with pytest.raises(ValueError, match="unknown category"):
+        held_out_rolls(shipped, 5, categories=("racing",))
 
 
 def test_category_of_hand_made_boards():

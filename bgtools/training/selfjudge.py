@@ -56,9 +56,14 @@ class SelfJudgeRolls:
         return [category(b) for b in self.boards]
 
 
-def held_out_rolls(weights: Weights, n: int, seed: int = HELD_OUT_SEED, games_per_batch: int = 50) -> SelfJudgeRolls:
+def held_out_rolls(weights: Weights, n: int, seed: int = HELD_OUT_SEED, games_per_batch: int = 50,
+                   categories: tuple[str, ...] = ()) -> SelfJudgeRolls:
     """``n`` positions of ``weights``' own greedy self-play (seed ``seed``), each with a seeded roll
-    that has two or more legal plays; the same arguments give the same rolls."""
+    that has two or more legal plays; the same arguments give the same rolls.  ``categories``:
+    only positions of these (:data:`CATEGORIES`; empty: all)."""
+    bad = [c for c in categories if c not in CATEGORIES]
+    if bad:
+        raise ValueError(f"unknown category {bad[0]!r}: choose from {', '.join(CATEGORIES)}")
     rng = np.random.default_rng([seed, 37])
     boards: list[np.ndarray] = []
     dice: list[tuple[int, int]] = []
@@ -69,6 +74,8 @@ def held_out_rolls(weights: Weights, n: int, seed: int = HELD_OUT_SEED, games_pe
         pos = d["boards"]
         for i in rng.permutation(pos.shape[0]):
             if rng.random() < 0.5:  # every other position: rolls of many games, not a few
+                continue
+            if categories and category(pos[i]) not in categories:
                 continue
             r = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
             if len(legal_plays(Position.from_array(pos[i]), r)) < 2:
