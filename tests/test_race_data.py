@@ -51,6 +51,10 @@ def test_rollout_targets_are_seeded_by_row(shipped):
     assert (t >= 0).all() and (t <= 1).all() and (t[:, 1] <= t[:, 0]).all() and (t[:, 3] <= 1 - t[:, 0] + 1e-6).all()
     with pytest.raises(ValueError):
         race_rollout_targets(boards, shipped, trials=0, seed=2)
+    # 1-ply players: the same dice, other plays, still seeded
+    t1 = race_rollout_targets(boards[:1], shipped, trials=8, seed=2, ply=1)
+    assert np.array_equal(t1, race_rollout_targets(boards[:1], shipped, trials=8, seed=2, ply=1))
+    assert (t1 >= 0).all() and (t1 <= 1).all()
 
 
 def test_racelabel_stage_resumes_to_identical_output_and_fits(tmp_path):

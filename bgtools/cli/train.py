@@ -157,6 +157,8 @@ def racelabel(
                                                    help="The net that plays the rollouts (default: the shipped "
                                                         "one).")] = None,
     chunk: Annotated[int, typer.Option("--chunk", help="Positions per part file.")] = 1_000,
+    ply: Annotated[int, typer.Option("--ply", help="The rollout players' search, 0 or 1 (about 20 times "
+                                                   "the cost).")] = 0,
 ) -> None:
     """Race targets from rollouts of our own net and bear-off databases (positions from
     selfplay --classes race; bear-off positions exactly; resumable, in parts)."""
@@ -165,7 +167,9 @@ def racelabel(
     check_ranges(("--trials", trials, 1, MAX_COUNT), ("--seed", seed, 0, MAX_SEED), ("--chunk", chunk, 1, MAX_COUNT))
     if trials < 1 or chunk < 1:
         raise fail("--trials and --chunk must be 1 or more")
-    _stage(run_racelabel, run, RaceLabelConfig(trials=trials, seed=seed, weights=weights, chunk=chunk))
+    if ply not in (0, 1):
+        raise fail(f"--ply {ply}: use 0 or 1")
+    _stage(run_racelabel, run, RaceLabelConfig(trials=trials, seed=seed, weights=weights, chunk=chunk, ply=ply))
 
 
 @train_app.command("deepen")

@@ -90,6 +90,7 @@ class RaceLabelConfig:
     seed: int = 1  #: of the rollout dice (row ``i`` uses ``racedata.row_seed(seed, i)``)
     weights: Optional[str] = None  #: the net that plays the rollouts
     chunk: int = 1_000  #: positions per part file
+    ply: int = 0  #: the rollout players' search: 0 or 1 (about 20 times the cost)
 
 
 @dataclass(frozen=True)
@@ -322,15 +323,17 @@ def run_racelabel(run: str | Path, cfg: RaceLabelConfig = RaceLabelConfig(), ech
     if not races.all():
         raise PipelineError(f"{src}: {int((~races).sum())} positions are not races; make them with "
                             "selfplay --classes race")
-    if cfg.trials < 1 or cfg.chunk < 1:
-        raise PipelineError("racelabel: trials and chunk must be 1 or more")
+    if cfg.trials < 1 or cfg.chunk < 1 or cfg.ply not in (0, 1):
+        raise PipelineError("racelabel: trials and chunk must be 1 or more, ply 0 or 1")
     parts = run / "data" / "racelabels"
     key = {**asdict(cfg), "weights": _weights_tag(cfg.weights)}
+    if not cfg.ply:
+        key.pop("ply")  # (folders made before the option resume as they are)
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
     done = race_label_chunks(boards, w, parts, cfg.trials, cfg.seed, cfg.chunk, max_chunks,
-                             _part_logger(run, "racelabel", echo, 1))
+                             _part_logger(run, "racelabel", echo, 1), cfg.ply)
     if done < n_parts:
         return None
     targets = join_parts(parts, n_parts)["targets"]

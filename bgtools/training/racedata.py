@@ -1,7 +1,7 @@
 """Race targets from our own rollouts (issue 37, item 2): the labels of the race-data stage.
 
 Each race position (player on roll ``[1]``, before his roll) is played out ``trials`` times by
-the net at 0 ply with our bear-off databases (:func:`bgtools.engine.chooser.choose` with
+the net at 0 ply (or 1) with our bear-off databases (:func:`bgtools.engine.chooser.choose` with
 ``bearoff`` on); a trial stops where :func:`bgtools.engine.chooser.exact_probs` values the
 position (the game is over, the two-sided database, or both sides home: the one-sided
 databases) and takes that value.  The target is the mean of the five cumulative outputs over
@@ -87,12 +87,15 @@ def _race_rollout_kernel(ch, boards, first_row, trials, seed):
     return out
 
 
-def race_rollout_targets(boards: np.ndarray, weights: Weights, trials: int, seed: int, first_row: int = 0) -> np.ndarray:
+def race_rollout_targets(boards: np.ndarray, weights: Weights, trials: int, seed: int, first_row: int = 0,
+                         ply: int = 0) -> np.ndarray:
     """float32[n, 5] rollout targets of race ``boards`` (int8[n, 2, 25], rows ``first_row`` ..
-    of their data set, which fixes their dice)."""
+    of their data set, which fixes their dice); the players choose at ``ply`` (0 or 1)."""
     if trials < 1:
         raise ValueError(f"trials must be 1 or more, not {trials}")
-    ch = make_chooser(weights.arrays(), 0, tables=load_databases().tables())
+    if ply not in (0, 1):
+        raise ValueError(f"ply must be 0 or 1, not {ply}")
+    ch = make_chooser(weights.arrays(), ply, tables=load_databases().tables())
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
     t = _race_rollout_kernel(ch, b, int(first_row), int(trials), int(seed))
     return np.clip(t, 0.0, 1.0).astype(np.float32)  # the one-sided sums can round to -1e-18
@@ -100,7 +103,7 @@ def race_rollout_targets(boards: np.ndarray, weights: Weights, trials: int, seed
 
 def race_label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, trials: int, seed: int,
                       chunk: int = 1000, max_chunks: Optional[int] = None,
-                      progress: Optional[Callable[[int, int, int, float], None]] = None) -> int:
+                      progress: Optional[Callable[[int, int, int, float], None]] = None, ply: int = 0) -> int:
     """Label ``boards`` into ``folder/part-NNNNN.npz`` as the label stage does (``targets``,
     ``index``, ``boards_sha256``; a part made from the same rows is kept); at most ``max_chunks``
     new parts.  Returns the number of parts that match ``boards``."""
@@ -116,7 +119,7 @@ def race_label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, 
         if max_chunks is not None and new >= max_chunks:
             continue
         t0 = time.perf_counter()
-        t = race_rollout_targets(rows, weights, trials, seed, k * chunk)
+        t = race_rollout_targets(rows, weights, trials, seed, k * chunk, ply)
         save_npz(path, targets=t, index=np.array([k * chunk], np.int64), boards_sha256=np.array(array_tag(rows)))
         good += 1
         new += 1
