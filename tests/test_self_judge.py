@@ -29,6 +29,19 @@ def test_held_out_rolls_are_seeded_and_playable(shipped, rolls):
     other = held_out_rolls(shipped, 12, seed=6)
     assert not np.array_equal(rolls.boards, other.boards)
     assert rolls.boards.shape == (12, 2, 25) and ((rolls.dice >= 1) & (rolls.dice <= 6)).all()
+    one = held_out_rolls(shipped, 30, seed=5, games_per_batch=20, per_game=1)
+    # at most one roll a game: no two rolls share a position's game (the boards of one game differ,
+    # so count distinct games through a replay: same seed, first 20 + 20 games)
+    from bgtools.training.selfplay import selfplay_games
+
+    games: dict[bytes, set[int]] = {}
+    for first in (0, 20):
+        d = selfplay_games(shipped, first, 20, 5, explore=0.0)
+        for b, g in zip(d["boards"], d["game"]):
+            games.setdefault(b.tobytes(), set()).add(int(g))
+    owners = [games[b.tobytes()] for b in one.boards]  # a few boards occur in several games
+    unique = [next(iter(o)) for o in owners if len(o) == 1]
+    assert len(unique) >= 20 and len(set(unique)) == len(unique)
     races = held_out_rolls(shipped, 5, seed=5, categories=("race",))
     assert races.categories() == ["race"] * 5
     with pytest.raises(ValueError, match="unknown category"):

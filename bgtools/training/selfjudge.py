@@ -57,10 +57,11 @@ class SelfJudgeRolls:
 
 
 def held_out_rolls(weights: Weights, n: int, seed: int = HELD_OUT_SEED, games_per_batch: int = 50,
-                   categories: tuple[str, ...] = ()) -> SelfJudgeRolls:
+                   categories: tuple[str, ...] = (), per_game: int = 2) -> SelfJudgeRolls:
     """``n`` positions of ``weights``' own greedy self-play (seed ``seed``), each with a seeded roll
-    that has two or more legal plays; the same arguments give the same rolls.  ``categories``:
-    only positions of these (:data:`CATEGORIES`; empty: all)."""
+    that has two or more legal plays, at most ``per_game`` from one game (positions of one game
+    are alike: more games make the standard errors honest); the same arguments give the same
+    rolls.  ``categories``: only positions of these (:data:`CATEGORIES`; empty: all)."""
     bad = [c for c in categories if c not in CATEGORIES]
     if bad:
         raise ValueError(f"unknown category {bad[0]!r}: choose from {', '.join(CATEGORIES)}")
@@ -72,16 +73,17 @@ def held_out_rolls(weights: Weights, n: int, seed: int = HELD_OUT_SEED, games_pe
         d = selfplay_games(weights, first, games_per_batch, seed, explore=0.0)
         first += games_per_batch
         pos = d["boards"]
+        taken = np.zeros(games_per_batch, np.int64)
         for i in rng.permutation(pos.shape[0]):
-            if rng.random() < 0.5:  # every other position: rolls of many games, not a few
-                continue
-            if categories and category(pos[i]) not in categories:
+            g = int(d["game"][i]) - (first - games_per_batch)
+            if taken[g] >= per_game or (categories and category(pos[i]) not in categories):
                 continue
             r = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
             if len(legal_plays(Position.from_array(pos[i]), r)) < 2:
                 continue
             boards.append(pos[i].copy())
             dice.append(r)
+            taken[g] += 1
             if len(boards) == n:
                 break
     return SelfJudgeRolls(np.stack(boards).astype(np.int8), np.array(dice, np.int64))
