@@ -1,5 +1,5 @@
 """``train``: TD(lambda) self-play training of the neural evaluator (``train --run``), and the
-stages of the supervised pipeline (``train selfplay|label|deepen|fit|duel --run``)."""
+stages of the supervised pipeline (``train selfplay|label|racelabel|deepen|fit|duel --run``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bgtools.cli.common import MAX_COUNT, MAX_SEED, check_ranges, fail, os_messa
 
 
 train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
-                        "of the supervised pipeline (selfplay, label, deepen, fit, duel; see docs/training.md), or the pruning "
+                        "of the supervised pipeline (selfplay, label, racelabel, deepen, fit, duel; see docs/training.md), or the pruning "
                         "net (prune).")
 
 
@@ -145,6 +145,31 @@ def label(
         raise fail(f"--ply {ply}: use 0 to 2")
     _stage(run_label, run, LabelConfig(ply=ply, weights=weights, prune=prune), jobs=resolve_jobs("--jobs", jobs),
            dask=dask)
+
+
+@train_app.command("racelabel")
+def racelabel(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    trials: Annotated[int, typer.Option("--trials", help="Rollout games per race position.")] = 36,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the rollout dice (per row: the same bytes "
+                                                     "whatever the parts).")] = 1,
+    weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
+                                                   help="The net that plays the rollouts (default: the shipped "
+                                                        "one).")] = None,
+    chunk: Annotated[int, typer.Option("--chunk", help="Positions per part file.")] = 1_000,
+    ply: Annotated[int, typer.Option("--ply", help="The rollout players' search, 0 or 1 (about 20 times "
+                                                   "the cost).")] = 0,
+) -> None:
+    """Race targets from rollouts of our own net and bear-off databases (positions from
+    selfplay --classes race; bear-off positions exactly; resumable, in parts)."""
+    from bgtools.training.pipeline import RaceLabelConfig, run_racelabel
+
+    check_ranges(("--trials", trials, 1, MAX_COUNT), ("--seed", seed, 0, MAX_SEED), ("--chunk", chunk, 1, MAX_COUNT))
+    if trials < 1 or chunk < 1:
+        raise fail("--trials and --chunk must be 1 or more")
+    if ply not in (0, 1):
+        raise fail(f"--ply {ply}: use 0 or 1")
+    _stage(run_racelabel, run, RaceLabelConfig(trials=trials, seed=seed, weights=weights, chunk=chunk, ply=ply))
 
 
 @train_app.command("deepen")

@@ -21,7 +21,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from bgtools.engine.nets.features import N_INPUTS, encode_batch
-from bgtools.engine.nets.nn import Weights
+from bgtools.engine.nets.nn import NET_NAMES, Weights
 
 __all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights"]
 
@@ -136,6 +136,12 @@ def _means(per: list[tuple[float, float, int]]) -> np.ndarray:
     return np.array([r[0] / r[2] if r[2] else np.inf for r in per])
 
 
+def _per_net_mae(per: list[tuple[float, float, int]]) -> dict[str, float]:
+    """Each net's mean held-out |equity error| (``val_mae_contact`` ...; nan without rows): the
+    held-out error of each net, logged after the other columns of an epoch's row."""
+    return {f"val_mae_{name}": (r[1] / r[2] if r[2] else float("nan")) for name, r in zip(NET_NAMES, per)}
+
+
 def _class_means(params, data: FitData, val) -> np.ndarray:
     """Each net's mean held-out cross-entropy (inf for a net without held-out rows)."""
     return _means(_class_val_losses(params, data, val))
@@ -151,7 +157,8 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
 
     ``ckpt``: a file written after every epoch (weights, Adam moments, best so far) and resumed
     from when present.  ``log(row)`` gets one dict per epoch (epoch, train_loss, val_loss,
-    val_equity_mae, seconds).  ``max_epochs``: stop after that many new epochs (to test resumes).
+    val_equity_mae, seconds, then ``lr`` with a decaying rate and each net's held-out equity
+    error ``val_mae_contact``, ``val_mae_crashed``, ``val_mae_race``).  ``max_epochs``: stop after that many new epochs (to test resumes).
     """
     s = settings
     split = [_split(data.x[c].shape[0], s.val_frac, s.seed + c) for c in range(3)]
@@ -177,7 +184,8 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
                 best_per = _class_val_losses(best_params, data, val)
     elif log is not None:
         vl, vm = _totals(per0)
-        log({"epoch": 0, "train_loss": float("nan"), "val_loss": vl, "val_equity_mae": vm, "seconds": 0.0})
+        log({"epoch": 0, "train_loss": float("nan"), "val_loss": vl, "val_equity_mae": vm, "seconds": 0.0,
+             **_per_net_mae(per0)})
     new = 0
     while epoch < s.epochs and (max_epochs is None or new < max_epochs):
         t0 = time.perf_counter()
@@ -218,7 +226,7 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
                    "seconds": round(time.perf_counter() - t0, 2)}
             if s.lr_end is not None:
                 row["lr"] = lr
-            log(row)
+            log({**row, **_per_net_mae(per)})
         if ckpt is not None:
             extra = {f"{k}{i}": a for k, arrs in (("p", params), ("m", m), ("v", v), ("best", best_params))
                      for i, a in enumerate(arrs)}

@@ -12,6 +12,8 @@ stage      reads                               writes
 selfplay   the playing net                     data/selfplay/part-*.npz, data/positions.npz
 label      data/positions.npz, the labelling   data/labels/part-*.npz, data/labelled.npz
            net
+racelabel  data/positions.npz (races only),    data/racelabels/part-*.npz, data/labelled.npz
+           the rollout net                     (rollout targets; in place of label)
 deepen     data/labelled.npz, the labelling    data/deep/part-*.npz, data/deepened.npz
            net                                 (labels, the chosen rows searched deeper)
 fit        data/labelled.npz (or deepened),    data/fit_ckpt.npz, fit.npz
@@ -46,10 +48,11 @@ from bgtools.training.datasets import (append_log, completed_parts, join_parts, 
 from bgtools.training.duel import duel_weights
 from bgtools.training.fit import FitSettings, fit_weights, prepare
 from bgtools.training.label import SELECTIONS, array_tag, disagreement, label_chunks, select_rows
+from bgtools.training.racedata import race_label_chunks
 from bgtools.training.selfplay import selfplay_games
 
 __all__ = ["PipelineError", "SelfplayConfig", "LabelConfig", "DeepenConfig", "FitConfig", "DuelConfig",
-           "PruneConfig", "run_selfplay", "run_label", "run_deepen", "run_fit", "run_duel", "run_prune"]
+           "PruneConfig", "RaceLabelConfig", "run_selfplay", "run_racelabel", "run_label", "run_deepen", "run_fit", "run_duel", "run_prune"]
 
 Echo = Optional[Callable[[str], None]]
 
@@ -79,6 +82,15 @@ class LabelConfig:
     #: the search ranks each roll's replies with the shipped pruning net (about half the cost
     #: at 2 ply, a little less deep: docs/training.md, "The pruning net")
     prune: bool = False
+
+
+@dataclass(frozen=True)
+class RaceLabelConfig:
+    trials: int = 36  #: rollout games per position (bear-off positions: none, their exact value)
+    seed: int = 1  #: of the rollout dice (row ``i`` uses ``racedata.row_seed(seed, i)``)
+    weights: Optional[str] = None  #: the net that plays the rollouts
+    chunk: int = 1_000  #: positions per part file
+    ply: int = 0  #: the rollout players' search: 0 or 1 (about 20 times the cost)
 
 
 @dataclass(frozen=True)
@@ -293,6 +305,40 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
     targets = join_parts(parts, n_parts)["targets"]
     save_npz(run / "data" / "labelled.npz", boards=boards, targets=targets)
     return _finish(run / "label.manifest.json", "label", cfg, t0, positions=int(boards.shape[0]),
+                   weights=key["weights"], targets_sha256=array_tag(targets))
+
+
+def run_racelabel(run: str | Path, cfg: RaceLabelConfig = RaceLabelConfig(), echo: Echo = None,
+                  max_chunks: Optional[int] = None) -> Optional[dict]:
+    """Label the race positions of ``data/positions.npz`` (``selfplay --classes race``) with
+    rollouts of our own net and bear-off databases (:mod:`bgtools.training.racedata`); then
+    write ``data/labelled.npz`` (it takes the label stage's place in a race run folder)."""
+    run = Path(run)
+    t0 = time.time()
+    src = run / "data" / "positions.npz"
+    if not src.is_file():
+        raise PipelineError(f"{src}: no positions; run the selfplay stage first (--classes race)")
+    boards = load_npz(src, "boards")["boards"]
+    races = net_classes(boards) == NET_NAMES.index("race")
+    if not races.all():
+        raise PipelineError(f"{src}: {int((~races).sum())} positions are not races; make them with "
+                            "selfplay --classes race")
+    if cfg.trials < 1 or cfg.chunk < 1 or cfg.ply not in (0, 1):
+        raise PipelineError("racelabel: trials and chunk must be 1 or more, ply 0 or 1")
+    parts = run / "data" / "racelabels"
+    key = {**asdict(cfg), "weights": _weights_tag(cfg.weights)}
+    if not cfg.ply:
+        key.pop("ply")  # (folders made before the option resume as they are)
+    _claim(parts, key)
+    w = load_weights(cfg.weights)
+    n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
+    done = race_label_chunks(boards, w, parts, cfg.trials, cfg.seed, cfg.chunk, max_chunks,
+                             _part_logger(run, "racelabel", echo, 1), cfg.ply)
+    if done < n_parts:
+        return None
+    targets = join_parts(parts, n_parts)["targets"]
+    save_npz(run / "data" / "labelled.npz", boards=boards, targets=targets)
+    return _finish(run / "racelabel.manifest.json", "racelabel", cfg, t0, positions=int(boards.shape[0]),
                    weights=key["weights"], targets_sha256=array_tag(targets))
 
 
