@@ -81,7 +81,6 @@ def _moves_and_nets(ch: Chooser) -> None:
     _bo.in_one_sided(b[0])
     if tables.ts.shape[0] > 0:
         _bo.ts_lookup(tables.ts, b)
-        _bo.one_sided_probs(tables.os_rolls, tables.os_gammon, b)
         _bo.one_sided_probs_into(tables.os_rolls, tables.os_gammon, b, np.zeros(5))
     met = load_met(next(iter(METS)))
     mwc_after(met.pre, met.post, 1, 1, 1)
