@@ -6,7 +6,7 @@ Each case runs ``python -m bgtools ...`` in its own process from the repository 
 paths, no evaluation cache) on the sample matches and a few files of ``tests/data`` (an ``.xg``
 with XG's own analysis, an SGF with errors, a file that cannot be read) at ``--ply 0`` and
 ``--ply 1``: the summary printed, ``--json`` and ``--json --all`` lines, ``--pr xg``, every
-``--out-dir`` format but Parquet (its bytes name the writing library's version), ``report``
+``--out-dir`` format but Parquet (with and without those that read the file whole) (its bytes name the writing library's version), ``report``
 and ``--level fast``.  A case's fingerprint is the SHA-256 of its exit status, stdout, stderr
 (the temporary folder's name replaced) and each file it wrote.  ``--compare`` says which cases
 differ from an earlier run's file.
@@ -45,6 +45,8 @@ def cases(tmp: str) -> list[tuple[str, list[str]]]:
         out.append((f"json-xg-ply{ply}", ["annotate", "--ply", ply, "--no-cache", "--json", "--pr", "xg", XG]))
         out.append((f"outdir-ply{ply}", ["annotate", "--ply", ply, "--no-cache", "-d", "{out}", "-f", FORMATS,
                                         *files]))
+        out.append((f"outdir-stream-ply{ply}", ["annotate", "--ply", ply, "--no-cache", "-d", "{out}", "-f",
+                                               "jsonl,csv,html", *files]))
         out.append((f"report-ply{ply}", ["report", "--ply", ply, "--no-cache", XG, "-o", "{out}/r.html"]))
     out.append(("level-fast", ["annotate", "--level", "fast", "--no-cache", "-d", "{out}", "-f", FORMATS, SEVEN,
                                LEVELS]))
