@@ -148,3 +148,12 @@ def test_memory_does_not_grow_with_the_file(tmp_path):
     let_go = _peak(big, False) - _peak(small, False)
     assert kept > 2_000_000, kept
     assert let_go < kept / 4, (let_go, kept)
+
+
+def test_a_decision_keeps_what_its_ids_cannot_say():
+    """The beaver rule of a money session is in the decision's state (the deep tier of an analysis
+    level values a decision with it), not in its Match ID."""
+    a = analyse_match(read_match(MONEY, keep_steps=True), settings=S0, cache=None)
+    d = a.decisions[0]
+    assert d.state.beavers
+    assert not MatchState.from_match_id(d.match_id).beavers
