@@ -1,14 +1,17 @@
 """Peak memory against file size: ``export``, ``check`` and ``annotate --ply 0`` of one big .mat.
 
-    PYTHONPATH=. python benchmarks/memory.py [--sizes 1,5,20] [--annotate-size 5] [--keep FOLDER]
+    PYTHONPATH=. python benchmarks/memory.py [--sizes 1,5,20] [--annotate-size 1,5,20] [--keep FOLDER]
 
 For each size (MB) a money session is written by repeating the games of a real session
 (``samples/selfplay-money-beavers.mat``, renumbered; about 1.3 kB a game, as in the 5 MB,
 4,166-game file of issue 38), then each command runs in its own process
 (``python -m bgtools ...``) and its peak resident memory (``ru_maxrss`` of that child,
-from ``os.wait4``) is printed beside the file size.  ``annotate --ply 0`` runs only on the
-``--annotate-size`` file (it is the slow one).  A first small run loads the compiled
-kernels, so that compiling is not what is measured.  Goal (issue 38): under 300 MB at any size.
+from ``os.wait4``) is printed beside the file size.  ``annotate --ply 0`` (the summary
+printed) runs only on the ``--annotate-size`` sizes (comma-separated: it is the slow one, about
+a minute a MB), and ``annotate --ply 0 --json`` on those of ``--annotate-json-size``.  A first small
+run loads the compiled kernels, so that compiling is not what is measured; the table's first
+rows are the peaks of ``check`` and ``annotate`` of that 10 kB file (what the imports take).
+Goal (issue 38): under 300 MB at any size.
 """
 
 from __future__ import annotations
@@ -63,10 +66,15 @@ def peak_mb(args: list[str]) -> tuple[float, float, int]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="1,5,20", help="file sizes in MB, comma-separated (default 1,5,20)")
-    ap.add_argument("--annotate-size", type=float, default=5, help="annotate --ply 0 only this size (0: none)")
+    ap.add_argument("--annotate-size", default="5", help="annotate --ply 0 only these sizes in MB, comma-separated "
+                    "(0: none)")
+    ap.add_argument("--annotate-json-size", default="", help="annotate --ply 0 --json only these sizes in MB")
     ap.add_argument("--keep", metavar="FOLDER", help="write the files here (and keep them)")
     a = ap.parse_args(argv)
-    sizes = [float(s) for s in a.sizes.split(",") if s.strip()]
+    annotated = [float(s) for s in a.annotate_size.split(",") if s.strip()]
+    as_json = [float(s) for s in a.annotate_json_size.split(",") if s.strip()]
+    sizes = sorted(({float(s) for s in a.sizes.split(",") if s.strip()} | set(annotated) | set(as_json)) - {0.0})
+    plain = {float(s) for s in a.sizes.split(",") if s.strip()}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(a.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -77,14 +85,19 @@ def main(argv=None) -> None:
         base, _, _ = peak_mb(["check", str(small)])
         print(f"{'command':<22}{'file MB':>9}{'games':>8}{'peak MB':>9}{'seconds':>9}{'exit':>6}")
         print(f"{'check (10 kB file)':<22}{0.01:>9.2f}{'':>8}{base:>9.0f}")
+        if annotated or as_json:
+            base, _, _ = peak_mb(["annotate", "--ply", "0", "--no-cache", str(small)])
+            print(f"{'annotate (10 kB file)':<22}{0.01:>9.2f}{'':>8}{base:>9.0f}", flush=True)
         for mb in sizes:
             path = folder / f"session-{mb:g}MB.mat"
             games = write_session(path, mb)
             real = path.stat().st_size / 1e6
             runs = [("export", ["export", str(path), "-o", str(folder / "out.csv")]),
-                    ("check", ["check", str(path)])]
-            if mb == a.annotate_size:
+                    ("check", ["check", str(path)])] if mb in plain else []
+            if mb in annotated:
                 runs.append(("annotate --ply 0", ["annotate", "--ply", "0", "--no-cache", str(path)]))
+            if mb in as_json:
+                runs.append(("annotate --ply 0 --json", ["annotate", "--ply", "0", "--no-cache", "--json", str(path)]))
             for label, cmd in runs:
                 peak, secs, rc = peak_mb(cmd)
                 print(f"{label:<22}{real:>9.2f}{games:>8}{peak:>9.0f}{secs:>9.1f}{rc:>6}", flush=True)

@@ -12,6 +12,7 @@ import pytest
 
 from bgtools.analysis import xgpr
 from bgtools.analysis.records import AnalysisSettings, Candidate, CubeAnalysis, Decision, MatchAnalysis
+from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
 from bgtools.model.fileanalysis import Candidate as XGCandidate
 from bgtools.model.fileanalysis import FileAnalysis
@@ -33,20 +34,23 @@ START = Position.initial()
 P = (0.5, 0.1, 0.0, 0.1, 0.0)
 
 
+STATE = MatchState.from_match_id("cAkAAAAAAAAA")
+
+
 def _cand(move, steps, eq):
     return Candidate(move, P, eq, None, 2, steps)
 
 
 def _checker(i, dice, cands, player=0, loss=0.0, played=0):
     return Decision(f"m:1:{i}", 1, i, i + 1, player, "AB"[player], "checker", dice, cands[played].move, cands[0].move,
-                    loss, "none", "contact", START.position_id(), "cAkAAAAAAAAA", candidates=tuple(cands),
+                    loss, "none", "contact", START, STATE, candidates=tuple(cands),
                     played_index=played, legal_plays=len(cands) + 10)
 
 
 def _cube(i, played, nd, dt, dp, player=0, loss=0.0):
     ca = CubeAnalysis(P, nd, dt, dp, "no double", "take")
     return Decision(f"m:1:{i}", 1, i, i + 1, player, "AB"[player], "cube", None, played, "no double", loss, "none",
-                    "contact", START.position_id(), "cAkAAAAAAAAA", cube=ca)
+                    "contact", START, STATE, cube=ca)
 
 
 def _xg(cands, played=0, error=0.0, **cube):

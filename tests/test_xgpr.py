@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 from bgtools.analysis import xgpr
 from bgtools.analysis.records import AnalysisSettings, Candidate, CubeAnalysis, Decision, MatchAnalysis
 from bgtools.cli.app import app
+from bgtools.core.matchstate import MatchState
+from bgtools.core.position import Position
 from bgtools.formats import read_match
 from bgtools.model.game import Beaver, Double, Drop, Roll, Take
 
@@ -75,8 +77,8 @@ def _cand(move: str, eq: float) -> Candidate:
 def _decision(i: int, player: int, kind: str, played: str, loss: float, **kw) -> Decision:
     base = dict(row_key=f"m:1:{i}", game=1, action_index=i, move_number=i, player=player, player_name=f"p{player}",
                 kind=kind, dice="31" if kind == "checker" else None, played=played, best=played,
-                equity_loss=loss, error_class="none", phase="contact", position_id="4HPwATDgc/ABMA",
-                match_id="cAkAAAAAAAAA")
+                equity_loss=loss, error_class="none", phase="contact", position=Position.from_id("4HPwATDgc/ABMA"),
+                state=MatchState.from_match_id("cAkAAAAAAAAA"))
     base.update(kw)
     return Decision(**base)  # type: ignore[arg-type]
 

@@ -40,8 +40,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, U
 import numba as nb
 import numpy as np
 
+from bgtools.analysis.filecompare import FileFigure, agreement, game_figures
 from bgtools.analysis.records import (AnalysisSettings, ErrorClass, Candidate, CubeAnalysis, Decision, GameSummary,
-                                      MatchAnalysis, PlayerSummary, error_class, luck_class, ERRORS, PHASES)
+                                      MatchAnalysis, error_class, luck_class, PHASES)
+from bgtools.analysis.totals import PlayerTotals, game_summary, player_summaries
 from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.assess import CUBE_MAX_PLY
 from bgtools.engine.cubeful.cube import UNAVAILABLE, CubeInfo, cube_values, cube_x
@@ -92,6 +94,9 @@ def _after_kernel(probs, boards, theirs):
 #: cube decisions whose formula values (normalised) have two of ND, DT, DP closer than this
 #: are valued by the cubeful lookahead (``AnalysisSettings.cube_lookahead``)
 LOOKAHEAD_WINDOW = 0.2
+#: positions whose deeper values :meth:`_Analyser.eval_boards` remembers for the run, at most
+#: (about 30 MB); past it the memory is let go at the next game
+MEMO_LIMIT = 100_000
 
 
 def _cube_of(state, length_ok: bool) -> CubeInfo:
@@ -122,6 +127,12 @@ class _Analyser:
         self._search: Optional[Any] = None  # the cube lookahead, made when first needed
         self.cube_max_ply = CUBE_MAX_PLY  # the deepest cube lookahead (analysis.levels goes one deeper)
         self.lookahead_window = LOOKAHEAD_WINDOW
+
+    def new_game(self) -> None:
+        """A game starts: the run's memory of values is let go once it holds :data:`MEMO_LIMIT`
+        (its values are in the cache, where there is one; a big file's memory stays bounded)."""
+        if len(self._memo) > MEMO_LIMIT:
+            self._memo.clear()
 
     # -- evaluation with the cache --------------------------------------------------
     def eval_boards(self, boards: np.ndarray, ply: int) -> np.ndarray:
@@ -327,7 +338,9 @@ def _phase(position) -> str:
 def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, evaluator: Optional[Evaluator] = None, *,
                   settings: Optional[AnalysisSettings] = None,
                   cache: Union[str, EvalStore, None] = "default", label: Optional[str] = None,
-                  progress: Optional[Callable[[int], None]] = None) -> MatchAnalysis:
+                  progress: Optional[Callable[[int], None]] = None,
+                  on_game: Optional[Callable[[Match, Game, list[Decision]], None]] = None,
+                  keep: bool = True) -> MatchAnalysis:
     """Analyse every checker play, cube decision and roll of ``match``.
 
     ``ply`` is the search depth (ignored when ``settings`` is given); ``evaluator``
@@ -338,7 +351,10 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
     errors are skipped (their 1-based indices in ``skipped_games``).  ``match`` may be a
     :class:`~bgtools.formats.read.GameReader` or :class:`~bgtools.formats.read.FileStream`
     (``keep_steps=True``): the games are then
-    analysed as they are read, and let go after their analysis.
+    analysed as they are read, and let go after their analysis.  ``on_game(header, game,
+    decisions)`` is given each analysed game's decisions as it is done (to write them as they
+    go); ``keep=False`` lets them go then (the result's ``decisions`` is empty; its summaries,
+    per player and per game, and the file comparison are summed as the games go by).
     """
     from bgtools.model.game import Beaver, Double, Drop, Roll, Take
     from bgtools.model.replay import replay_game
@@ -351,7 +367,9 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
         cache, own_cache = EvalStore(), True
     an = _Analyser(evaluator, s, cache)
     decisions: list[Decision] = []
+    totals = (PlayerTotals(), PlayerTotals())
     games: list[GameSummary] = []
+    figures: list[FileFigure] = []  # the file's own analysis beside ours (analysis.filecompare)
     skipped: list[int] = []
     reader: Optional[Union[GameReader, FileStream]] = None
     read: Iterable[tuple[Match, Game]]
@@ -375,6 +393,8 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
             turn, opened_by, first_roll = 0, None, True
             pending: Optional[tuple[CubeAnalysis, CubeInfo, int]] = None
             prefix = f"{label}:{gi + 1}:"
+            gd: list[Decision] = []  # the game's decisions
+            an.new_game()
             for st in replay_game(head, g, gi):
                 a = st.action
                 pl = a.player
@@ -392,7 +412,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                     c = _cube_of(state, length_ok)
                     base: dict[str, Any] = dict(row_key=prefix + str(st.index), game=gi + 1, action_index=st.index,
                                 move_number=turn, player=pl, player_name=names[pl], phase=_phase(pos),
-                                position_id=st.position_id, match_id=st.match_id)
+                                position=pos, state=state)
                     if s.cube and not first_roll and not doubled_now and length_ok:
                         ca = an.cube_analysis(pos, c)
                         if ca is not None:
@@ -400,7 +420,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                             loss = max(0.0, best - ca.nd)
                             close = best >= ca.nd - s.close_cube or ca.action != "no double"
                             mloss = None if ca.mwc is None else max(0.0, min(ca.mwc[1], ca.mwc[2]) - ca.mwc[0])
-                            decisions.append(Decision(
+                            gd.append(Decision(
                                 **base, kind="cube", dice=None, played="no double",
                                 best="double" if ca.action == "double" else ca.action, equity_loss=loss,
                                 mwc_loss=mloss, error_class=error_class(loss), counted=close, cube=ca))
@@ -415,7 +435,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                         mloss = None if cands[pi].mwc is None else max(0.0, cands[0].mwc - cands[pi].mwc)
                         pw = cands[pi].probs[0] if pl == 0 else 1.0 - cands[pi].probs[0]
                         mw = None if cands[pi].mwc is None else (cands[pi].mwc if pl == 0 else 1 - cands[pi].mwc)
-                        decisions.append(Decision(
+                        gd.append(Decision(
                             **base, kind="checker", dice=dtext, played=cands[pi].move, best=cands[0].move,
                             equity_loss=loss, mwc_loss=mloss, error_class=error_class(loss), candidates=cands,
                             played_index=pi, legal_plays=n, win_after=pw, mwc_after=mw,
@@ -423,7 +443,7 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                     else:
                         text = st.play.notation() if st.play is not None else ""
                         pw, mw = an.after_play(pos, st.play, c, pl)
-                        decisions.append(Decision(
+                        gd.append(Decision(
                             **base, kind="checker", dice=dtext, played=text, best=text, equity_loss=0.0,
                             error_class=ErrorClass.NONE, forced=True, counted=False, legal_plays=st.legal_plays,
                             steps=tuple(st.play.steps) if st.play is not None else (), win_after=pw,
@@ -443,12 +463,12 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                     if ca.mwc is not None:
                         nd, dt, dp = ca.mwc
                         mloss = max(0.0, max(nd, min(dt, dp)) - min(dt, dp))
-                    decisions.append(Decision(
+                    gd.append(Decision(
                         row_key=prefix + str(st.index), game=gi + 1, action_index=st.index, move_number=turn,
                         player=pl, player_name=names[pl], kind="cube", dice=None, played="double",
                         best="double" if ca.action == "double" else ca.action, equity_loss=loss, mwc_loss=mloss,
-                        error_class=error_class(loss), phase=_phase(st.position), position_id=st.position_id,
-                        match_id=st.match_id, cube=ca))
+                        error_class=error_class(loss), phase=_phase(st.position), position=st.position,
+                        state=st.state, cube=ca))
                     pending = (ca, c, pl)
                 elif isinstance(a, (Take, Drop, Beaver)) and pending is not None:
                     ca, c, doubler = pending
@@ -461,18 +481,21 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
                     mloss = None
                     if ca.mwc is not None:
                         mloss = max(0.0, (ca.mwc[1] if took else ca.mwc[2]) - min(ca.mwc[1], ca.mwc[2]))
-                    decisions.append(Decision(
+                    gd.append(Decision(
                         row_key=prefix + str(st.index), game=gi + 1, action_index=st.index, move_number=turn,
                         player=pl, player_name=names[pl], kind="cube", dice=None, played=played, best=ca.response,
                         equity_loss=loss, mwc_loss=mloss, error_class=error_class(loss),
-                        phase=_phase(st.position), position_id=st.position_id, match_id=st.match_id, cube=ca))
-            gd = [d for d in decisions if d.game == gi + 1]
-            res = g.result
-            games.append(GameSummary(
-                gi + 1, g.number, tuple(g.score),
-                tuple(sum(d.luck or 0.0 for d in gd if d.player == p) for p in (0, 1)),
-                tuple(sum(d.equity_loss for d in gd if d.player == p and d.counted and not d.forced) for p in (0, 1)),
-                None if res is None else res.winner, 0 if res is None else res.points))
+                        phase=_phase(st.position), position=st.position, state=st.state, cube=ca))
+            for i, f in game_figures(g, gd):
+                gd[i] = replace(gd[i], file=f.to_dict())
+                figures.append(f)
+            for d in gd:
+                totals[d.player].add(d)
+            games.append(game_summary(gi, g, gd))
+            if on_game is not None:
+                on_game(head, g, gd)
+            if keep:
+                decisions.extend(gd)
             if progress:
                 progress(len(g.actions))
     finally:
@@ -485,11 +508,13 @@ def analyse_match(match: Union[Match, GameReader, FileStream], ply: int = 2, eva
     length_ok = match.length <= an.met.length
     label = label if label is not None else (match.source or "<match 1>")
     names = (match.players[0] or "player 0", match.players[1] or "player 1")
-    summaries = tuple(_summary(match, p, names[p], decisions, an.met, length_ok) for p in (0, 1))
-    from bgtools.analysis.filecompare import attach_file_figures  # the file's own analysis beside ours
-
-    return attach_file_figures(match, MatchAnalysis(label, names, match.length, tuple(decisions), summaries,
-                                                    tuple(games), s, an.ev_name, tuple(skipped), hits, misses))
+    summaries = tuple(totals[p].summary(match, p, names[p], an.met, length_ok) for p in (0, 1))
+    compared = None
+    if figures:
+        compared = agreement(figures)
+        compared["source"] = figures[0].source
+    return MatchAnalysis(label, names, match.length, tuple(decisions), summaries, tuple(games), s, an.ev_name,
+                         tuple(skipped), hits, misses, compared)
 
 
 def resummarise(match: Match, analysis: MatchAnalysis, decisions: Sequence[Decision]) -> MatchAnalysis:
@@ -498,56 +523,8 @@ def resummarise(match: Match, analysis: MatchAnalysis, decisions: Sequence[Decis
     from bgtools.engine.cubeful.met import load_met
 
     met = analysis.settings.met or load_met()  # the table the analysis used
-    length_ok = match.length <= met.length
-    summaries = tuple(_summary(match, p, analysis.players[p], decisions, met, length_ok) for p in (0, 1))
+    summaries = player_summaries(match, analysis.players, decisions, met, match.length <= met.length)
     games = tuple(replace(g, loss=tuple(sum(d.equity_loss for d in decisions if d.game == g.game and d.player == p
                                             and d.counted and not d.forced) for p in (0, 1)))
                   for g in analysis.games)
     return replace(analysis, decisions=tuple(decisions), players_summary=summaries, games=games)
-
-
-def _summary(match, p: int, name: str, decisions: Sequence[Decision], met, length_ok: bool) -> PlayerSummary:
-    mine = [d for d in decisions if d.player == p]
-    moves = [d for d in mine if d.kind == "checker" and not d.forced]
-    cubes = [d for d in mine if d.kind == "cube" and d.counted]
-    classes = ERRORS
-    checker_errors = {k: sum(d.error_class == k for d in moves) for k in classes}
-    cube_errors = {k: sum(d.error_class == k for d in cubes) for k in classes}
-    by_phase: dict = {}
-    for d in moves + cubes:
-        if d.error_class != "none":
-            by_phase.setdefault(d.phase, {k: 0 for k in classes})[d.error_class] += 1
-    rolls = [d for d in mine if d.kind == "checker" and d.luck is not None]
-    luck = float(sum(d.luck or 0.0 for d in rolls))
-    from bgtools.core.matchstate import MatchState
-
-    luck_points = sum((d.luck or 0.0) * MatchState.from_match_id(d.match_id, strict=False).cube for d in rolls)
-    mwc_loss = None
-    luck_mwc = None
-    if match.length and length_ok:
-        luck_mwc = sum(d.luck_mwc or 0.0 for d in rolls)
-        mwc_loss = sum(d.mwc_loss or 0.0 for d in moves + cubes)
-        fs = match.final_score
-        start = met.mwc(match.length - match.games[0].score[p], match.length - match.games[0].score[1 - p]) \
-            if match.games and max(match.games[0].score) < match.length else 0.5
-        if fs[p] >= match.length:
-            end = 1.0
-        elif fs[1 - p] >= match.length:
-            end = 0.0
-        else:
-            try:
-                end = met.mwc(match.length - fs[p], match.length - fs[1 - p],
-                              post_crawford=1 in (match.length - fs[0], match.length - fs[1])
-                              and any(g.crawford for g in match.games))
-            except ValueError:
-                end = 0.5
-        result = end - start
-        adjusted = result - luck_mwc
-    else:
-        result = float(sum((g.result.points if g.result.winner == p else -g.result.points)
-                           for g in match.games if g.result is not None))
-        adjusted = result - luck_points
-    return PlayerSummary(p, name, len(moves), sum(d.equity_loss for d in moves), len(cubes),
-                         sum(d.equity_loss for d in cubes), checker_errors, cube_errors, by_phase, luck, luck_points,
-                         luck_mwc, result, adjusted, mwc_loss)
-

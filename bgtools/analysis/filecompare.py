@@ -21,7 +21,7 @@ from bgtools.analysis.records import Decision, MatchAnalysis, error_class
 if TYPE_CHECKING:
     from bgtools.model.match import Match
 
-__all__ = ["FileFigure", "file_figures", "agreement", "attach_file_figures", "comparison_lines"]
+__all__ = ["FileFigure", "game_figures", "file_figures", "agreement", "attach_file_figures", "comparison_lines"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +49,11 @@ class FileFigure:
         return d
 
 
-def _file_loss(match: Match, d: Decision) -> Optional[tuple[float, str, str]]:
+def _file_loss(actions: Sequence, d: Decision) -> Optional[tuple[float, str, str]]:
     from bgtools.model.game import Beaver, Drop, Roll, Take
 
     try:
-        a = match.games[d.game - 1].actions[d.action_index]
+        a = actions[d.action_index]
     except IndexError:
         return None
     an = getattr(a, "analysis", None)
@@ -69,18 +69,28 @@ def _file_loss(match: Match, d: Decision) -> Optional[tuple[float, str, str]]:
     return loss, an.cube_level or an.level, an.source
 
 
-def file_figures(match: Match, decisions: Sequence[Decision]) -> list[tuple[int, FileFigure]]:
-    """(index into ``decisions``, figure) for every decision the file has a figure for."""
+def game_figures(game, decisions: Sequence[Decision]) -> list[tuple[int, FileFigure]]:
+    """(index into ``decisions``, figure) for every decision of ``game`` (its actions) the
+    file has a figure for."""
     out = []
     for i, d in enumerate(decisions):
         if d.forced:
             continue
-        got = _file_loss(match, d)
+        got = _file_loss(game.actions, d)
         if got is None:
             continue
         loss, level, source = got
         out.append((i, FileFigure(d.row_key, d.kind, source, level, loss, error_class(loss),
                                   d.equity_loss, d.error_class)))
+    return out
+
+
+def file_figures(match: Match, decisions: Sequence[Decision]) -> list[tuple[int, FileFigure]]:
+    """(index into ``decisions``, figure) for every decision the file has a figure for."""
+    out = []
+    for i, d in enumerate(decisions):
+        if 0 < d.game <= len(match.games):
+            out += [(i, f) for _, f in game_figures(match.games[d.game - 1], (d,))]
     return out
 
 

@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Callable, Optional, Union
 
 from bgtools.analysis.analyse import DecisionValuer, analyse_match, resummarise
 from bgtools.analysis.records import AnalysisSettings, Candidate, CubeAnalysis, Decision, MatchAnalysis, error_class
 from bgtools.engine.cubeful.cube import Doubling
 
 from bgtools.formats.read import FileStream
+from bgtools.model.game import Game
 from bgtools.model.match import Match
 
 if TYPE_CHECKING:
@@ -82,15 +83,13 @@ def _dice(d: Decision) -> tuple[int, int]:
 
 def _play(d: Decision):
     """(position, state, the legal play made) of a checker decision."""
-    from bgtools.core.matchstate import MatchState
     from bgtools.core.movegen import legal_plays
-    from bgtools.core.position import Position
     from bgtools.model.resolve import apply_steps
 
-    pos = Position.from_id(d.position_id)
+    pos = d.position
     target = apply_steps(pos, d.steps)[0].to_array().tobytes()
     play = next(p for p in legal_plays(pos, _dice(d)) if p.after.to_array().tobytes() == target)
-    return pos, MatchState.from_match_id(d.match_id, strict=False), play
+    return pos, d.state, play
 
 
 def _checker_decision(d: Decision, cands: tuple[Candidate, ...], pi: int, tier: str) -> Decision:
@@ -159,9 +158,6 @@ def _revalue(decisions: list[Decision], pick, value_checker, value_cube, tier: s
 
 # ----------------------------------------------------------------------------- the deep tier
 def _deep(decisions: list[Decision], settings: AnalysisSettings, evaluator, cache) -> int:
-    from bgtools.core.matchstate import MatchState
-    from bgtools.core.position import Position
-
     valuer = DecisionValuer(replace(settings, ply=3), evaluator, cache, cube_ply=3)
 
     def checker(d: Decision):
@@ -170,7 +166,7 @@ def _deep(decisions: list[Decision], settings: AnalysisSettings, evaluator, cach
         return cands, pi
 
     def cube(d: Decision) -> Optional[CubeAnalysis]:
-        return valuer.cube(Position.from_id(d.position_id), MatchState.from_match_id(d.match_id, strict=False))
+        return valuer.cube(d.position, d.state)
 
     return _revalue(decisions, is_close, checker, cube, "deep")
 
@@ -184,8 +180,6 @@ def _rollout_settings(settings: AnalysisSettings):
 
 
 def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -> int:
-    from bgtools.core.matchstate import MatchState
-    from bgtools.core.position import Position
     from bgtools.model.resolve import apply_steps
     from bgtools.rollouts import Job
     from bgtools.rollouts.candidates import options_of, settle
@@ -195,11 +189,10 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -
     weights = None if evaluator is None else getattr(evaluator, "weights", None)
 
     def job_of(d: Decision) -> Job:
-        return Job.make(Position.from_id(d.position_id), MatchState.from_match_id(d.match_id, strict=False),
-                        rs.jacoby, rs.beavers, rs.table)
+        return Job.make(d.position, d.state, rs.jacoby, rs.beavers, rs.table)
 
     def checker(d: Decision):
-        pos = Position.from_id(d.position_id)
+        pos = d.position
         best = d.candidates[0].equity
         pick = [i for i, c in enumerate(d.candidates[:ROLLOUT_CANDIDATES]) if c.equity >= best - ROLLOUT_MARGIN]
         if d.played_index is not None and d.played_index not in pick:
@@ -244,11 +237,15 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -
 
 # ----------------------------------------------------------------------------- the plan
 def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, evaluator: Optional[Evaluator] = None, *,
-                  cache: Union[str, EvalStore, None] = "default", label: Optional[str] = None) -> MatchAnalysis:
+                  cache: Union[str, EvalStore, None] = "default", label: Optional[str] = None,
+                  on_game: Optional[Callable[[Match, Game, list[Decision]], None]] = None,
+                  keep: bool = True) -> MatchAnalysis:
     """Analyse ``match`` at ``settings.level`` (None: :func:`analyse_match` at ``settings.ply``,
-    which also takes a :class:`~bgtools.formats.read.FileStream`; a level needs the match whole)."""
+    which also takes a :class:`~bgtools.formats.read.FileStream`, ``on_game`` and ``keep``; a
+    level needs the match whole, and keeps its decisions)."""
     if settings.level is None:
-        return analyse_match(match, settings=settings, evaluator=evaluator, cache=cache, label=label)
+        return analyse_match(match, settings=settings, evaluator=evaluator, cache=cache, label=label,
+                             on_game=on_game, keep=keep)
     if not isinstance(match, Match):
         raise TypeError("an analysis level re-sums the match: give the Match, not a stream")
     screen_ply, deep, roll = TIERS[settings.level]

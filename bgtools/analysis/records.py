@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Callable, Literal, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, Optional
 
 if TYPE_CHECKING:
     from bgtools.engine.cubeful.met import MatchEquityTable
 
-from bgtools.core.position import PositionClass
+from bgtools.core.matchstate import MatchState
+from bgtools.core.position import Position, PositionClass
 from bgtools.model.fileanalysis import ERROR_THRESHOLDS, ERRORS, ErrorClass, classify_error
 
 #: what a decision is about
@@ -29,7 +30,7 @@ __all__ = [
     "DecisionKind", "ErrorClass", "LuckClass",
     "AnalysisSettings", "Candidate", "CubeAnalysis", "Decision", "PlayerSummary", "GameSummary",
     "MatchAnalysis", "error_class", "luck_class", "ERROR_THRESHOLDS", "ERRORS", "LUCK_THRESHOLDS", "RATINGS", "PHASES",
-    "rating", "LEVELS",
+    "rating", "LEVELS", "json_lines", "decisions_frame",
 ]
 
 #: luck thresholds (gnubg defaults): above +0.6 very lucky, +0.3 lucky; below -0.3 / -0.6
@@ -175,7 +176,9 @@ class CubeAnalysis:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One analysed action.  ``equity_loss`` is normalised (see the module notes);
-    ``mwc_loss`` the same in match winning chance (match play only)."""
+    ``mwc_loss`` the same in match winning chance (match play only).  ``position`` and
+    ``state`` are the values before the action (the position seen from the player on roll);
+    their IDs (:attr:`position_id`, :attr:`match_id`) are made where a decision is written."""
 
     row_key: str
     game: int  #: 1-based index of the game in the match
@@ -190,8 +193,8 @@ class Decision:
     equity_loss: float
     error_class: ErrorClass
     phase: str
-    position_id: str
-    match_id: str
+    position: Position
+    state: MatchState
     mwc_loss: Optional[float] = None
     forced: bool = False
     counted: bool = True  #: counts in the error rates
@@ -216,9 +219,33 @@ class Decision:
             return self.candidates[0].method if self.candidates else ""
         return self.cube.method if self.cube is not None else ""
 
+    @property
+    def position_id(self) -> str:
+        """gnubg's Position ID of :attr:`position`."""
+        return self.position.position_id()
+
+    @property
+    def match_id(self) -> str:
+        """gnubg's Match ID of :attr:`state`."""
+        return self.state.match_id()
+
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["candidates"] = [asdict(c) for c in self.candidates]
+        """Every field by name, the position and state as their IDs (``position_id``, ``match_id``)."""
+        d: dict = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name == "position":
+                d["position_id"] = self.position_id
+            elif f.name == "state":
+                d["match_id"] = self.match_id
+            elif f.name == "candidates":
+                d["candidates"] = [asdict(c) for c in v]
+            elif f.name == "cube":
+                d["cube"] = None if v is None else asdict(v)
+            elif f.name == "file":
+                d["file"] = None if v is None else dict(v)
+            else:
+                d[f.name] = v
         return d
 
     def summary_dict(self) -> dict:
@@ -342,51 +369,63 @@ class MatchAnalysis:
                 "games": [asdict(g) for g in self.games],
                 "decisions": [d.to_dict() for d in self.decisions],
                 **({"file_comparison": self.file_comparison} if self.file_comparison else {}),
-                **({"xg_pr": list(self.xg_pr)} if self.xg_pr else {}),
+                **({"xg_pr": [x.to_dict() for x in self.xg_pr]} if self.xg_pr else {}),
                 **({"level": self.level} if self.level else {})}
 
     def json_lines(self, all_rows: bool = False, xg_counted: Optional[Callable[["Decision"], bool]] = None) -> list[str]:
         """One JSON line per decision (forced plays and uncounted cube checks only with ``all_rows``);
         ``xg_counted``: whether XG's PR convention counts a decision (``analysis.xgpr.counted_xg``),
         said on each line."""
-        return [json.dumps({**d.summary_dict(), **({"xg_counted": xg_counted(d)} if xg_counted else {})},
-                           ensure_ascii=False) for d in self.decisions if all_rows or (not d.forced and d.counted)]
+        return json_lines(self.decisions, all_rows, xg_counted)
 
     def to_dataframe(self):
         """One row per analysed action keyed by ``row_key`` (joins onto ``bgtools export``):
         checker columns ``checker_*``, cube columns ``cube_*``, luck."""
-        import pandas as pd
+        return decisions_frame(self.decisions)
 
-        rows: dict[str, dict] = {}
-        for d in self.decisions:
-            r = rows.setdefault(d.row_key, {"row_key": d.row_key, "game": d.game, "action_index": d.action_index,
-                                            "move_number": d.move_number, "player": d.player_name,
-                                            "phase": d.phase})
-            if d.kind == "checker":
-                r.update(checker_played=d.played, checker_best=d.best, checker_equity_loss=d.equity_loss,
-                         checker_mwc_loss=d.mwc_loss, checker_error=d.error_class, forced=d.forced,
-                         luck=d.luck, luck_mwc=d.luck_mwc, luck_class=d.luck_class,
-                         checker_equity=d.candidates[d.played_index].equity if d.candidates else None)
-            else:
-                c = d.cube
-                r.update(cube_played=d.played, cube_best=d.best, cube_equity_loss=d.equity_loss,
-                         cube_mwc_loss=d.mwc_loss, cube_error=d.error_class, cube_counted=d.counted,
-                         cube_nd=c.nd, cube_dt=c.dt, cube_dp=c.dp, cube_action=c.action, cube_response=c.response)
-        cols = ["row_key", "game", "action_index", "move_number", "player", "phase", "forced", "checker_played",
-                "checker_best", "checker_equity", "checker_equity_loss", "checker_mwc_loss", "checker_error",
-                "luck", "luck_mwc", "luck_class", "cube_played", "cube_best", "cube_equity_loss", "cube_mwc_loss",
-                "cube_error", "cube_counted", "cube_nd", "cube_dt", "cube_dp", "cube_action", "cube_response"]
-        df = pd.DataFrame(list(rows.values()), columns=cols)
-        for c in ("checker_equity", "checker_equity_loss", "checker_mwc_loss", "luck", "luck_mwc", "cube_equity_loss",
-                  "cube_mwc_loss", "cube_nd", "cube_dt", "cube_dp"):
-            df[c] = df[c].astype("float64")
-        for c in ("forced", "cube_counted"):
-            df[c] = df[c].astype("boolean")
-        for c in ("row_key", "player", "phase", "checker_played", "checker_best", "checker_error", "luck_class",
-                  "cube_played", "cube_best", "cube_error", "cube_action", "cube_response"):
-            df[c] = df[c].astype("string")
-        df["game"] = df["game"].astype("int32")
-        df["action_index"] = df["action_index"].astype("int32")
-        df["move_number"] = df["move_number"].astype("int32")
-        return df
+
+def json_lines(decisions: Iterable[Decision], all_rows: bool = False,
+               xg_counted: Optional[Callable[[Decision], bool]] = None) -> list[str]:
+    """The JSON lines of :meth:`MatchAnalysis.json_lines` for ``decisions`` (a game's, say)."""
+    return [json.dumps({**d.summary_dict(), **({"xg_counted": xg_counted(d)} if xg_counted else {})},
+                       ensure_ascii=False) for d in decisions if all_rows or (not d.forced and d.counted)]
+
+
+def decisions_frame(decisions: Iterable[Decision]):
+    """The table of :meth:`MatchAnalysis.to_dataframe` for ``decisions`` (a game's, say: the
+    tables of the games one after the other are the match's)."""
+    import pandas as pd
+
+    rows: dict[str, dict] = {}
+    for d in decisions:
+        r = rows.setdefault(d.row_key, {"row_key": d.row_key, "game": d.game, "action_index": d.action_index,
+                                        "move_number": d.move_number, "player": d.player_name,
+                                        "phase": d.phase})
+        if d.kind == "checker":
+            r.update(checker_played=d.played, checker_best=d.best, checker_equity_loss=d.equity_loss,
+                     checker_mwc_loss=d.mwc_loss, checker_error=d.error_class, forced=d.forced,
+                     luck=d.luck, luck_mwc=d.luck_mwc, luck_class=d.luck_class,
+                     checker_equity=d.candidates[d.played_index].equity if d.candidates else None)
+        else:
+            cu = d.cube
+            r.update(cube_played=d.played, cube_best=d.best, cube_equity_loss=d.equity_loss,
+                     cube_mwc_loss=d.mwc_loss, cube_error=d.error_class, cube_counted=d.counted,
+                     cube_nd=cu.nd, cube_dt=cu.dt, cube_dp=cu.dp, cube_action=cu.action, cube_response=cu.response)
+    cols = ["row_key", "game", "action_index", "move_number", "player", "phase", "forced", "checker_played",
+            "checker_best", "checker_equity", "checker_equity_loss", "checker_mwc_loss", "checker_error",
+            "luck", "luck_mwc", "luck_class", "cube_played", "cube_best", "cube_equity_loss", "cube_mwc_loss",
+            "cube_error", "cube_counted", "cube_nd", "cube_dt", "cube_dp", "cube_action", "cube_response"]
+    df = pd.DataFrame(list(rows.values()), columns=cols)
+    for c in ("checker_equity", "checker_equity_loss", "checker_mwc_loss", "luck", "luck_mwc", "cube_equity_loss",
+              "cube_mwc_loss", "cube_nd", "cube_dt", "cube_dp"):
+        df[c] = df[c].astype("float64")
+    for c in ("forced", "cube_counted"):
+        df[c] = df[c].astype("boolean")
+    for c in ("row_key", "player", "phase", "checker_played", "checker_best", "checker_error", "luck_class",
+              "cube_played", "cube_best", "cube_error", "cube_action", "cube_response"):
+        df[c] = df[c].astype("string")
+    df["game"] = df["game"].astype("int32")
+    df["action_index"] = df["action_index"].astype("int32")
+    df["move_number"] = df["move_number"].astype("int32")
+    return df
 

@@ -10,13 +10,15 @@ diagram of the play made, one of the best play, and the candidates (or the cube 
 
 from __future__ import annotations
 
+import heapq
+from array import array
 from html import escape
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from bgtools.analysis.records import ERROR_THRESHOLDS, ERRORS, Decision, MatchAnalysis
 from bgtools.core.position import PositionClass
 
-__all__ = ["html_report", "equity_chart_svg"]
+__all__ = ["html_report", "equity_chart_svg", "ReportData"]
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
@@ -54,10 +56,62 @@ def _f(x: Optional[float], digits: int = 3, sign: bool = True) -> str:
     return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
 
 
-def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 280) -> str:
+class ReportData:
+    """What the report shows of an analysis' decisions, gathered a game at a time (:meth:`add`):
+    a few numbers per point of the chart, the errors' dots on it, the number of errors and the
+    ``max_errors`` largest of them (the report shows no more), so that a report of a big file
+    is made in little memory."""
+
+    def __init__(self, max_errors: int = 300) -> None:
+        self.max_errors = max_errors
+        self.game = array("i")  #: per chart point (a checker play): its game
+        self.win = array("d")  #: player 0's game winning chance after it
+        self.mwc = array("d")  #: player 0's match winning chance after it (where ``has_mwc``)
+        self.has_mwc = array("b")
+        self.dots: list[tuple[int, int, str]] = []  #: (chart point, player, title) of each error played
+        self.errors = 0  #: errors (doubtful or worse) in all
+        self._top: list[tuple[float, int, int, Decision]] = []  # (loss, -seq, seq, decision), a min-heap
+        self._seq = 0
+
+    def add(self, decisions: Iterable[Decision]) -> None:
+        """Take the next decisions (in match order)."""
+        for d in decisions:
+            if d.kind == "checker" and d.win_after is not None:
+                i = len(self.win)
+                self.game.append(d.game)
+                self.win.append(d.win_after or 0.0)
+                self.mwc.append(0.0 if d.mwc_after is None else d.mwc_after)
+                self.has_mwc.append(d.mwc_after is not None)
+                if d.error_class != "none":
+                    self.dots.append((i, d.player, f"game {d.game} move {d.move_number}: {escape(d.player_name)} "
+                                                    f"{d.dice} {escape(d.played)} ({d.error_class}, "
+                                                    f"{d.equity_loss:.3f})"))
+            if d.error_class != "none":
+                self.errors += 1
+                item = (d.equity_loss, -self._seq, self._seq, d)  # ties: the earlier is kept
+                if len(self._top) < self.max_errors:
+                    heapq.heappush(self._top, item)
+                elif self.max_errors:
+                    heapq.heappushpop(self._top, item)
+            self._seq += 1
+
+    def shown_errors(self) -> list[Decision]:
+        """The errors the report shows (the largest ``max_errors``), in match order."""
+        return [d for _, _, _, d in sorted(self._top, key=lambda t: t[2])]
+
+
+def equity_chart_svg(analysis: Union[MatchAnalysis, ReportData], width: int = 1000, height: int = 280,
+                     players: Optional[Sequence[str]] = None) -> str:
     """Inline SVG: the first player's cubeless winning chance (and MWC in match play) after
-    each unforced or forced checker play; game boundaries as dashed lines, errors as dots."""
-    pts = [d for d in analysis.decisions if d.kind == "checker" and (d.win_after is not None)]
+    each unforced or forced checker play; game boundaries as dashed lines, errors as dots.
+    ``players``: the names (default: the analysis')."""
+    if isinstance(analysis, MatchAnalysis):
+        players = players or analysis.players
+        data = ReportData(0)
+        data.add(analysis.decisions)
+    else:
+        data = analysis
+    assert players is not None
     ml, mr, mt, mb = 46, 12, 16, 30
     w, h = width - ml - mr, height - mt - mb
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
@@ -68,7 +122,7 @@ def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 2
         out.append(f'<line x1="{ml}" y1="{gy:.1f}" x2="{ml + w}" y2="{gy:.1f}" stroke="#ddd"/>'
                    f'<text x="{ml - 6}" y="{gy + 4:.1f}" font-size="11" text-anchor="end" '
                    f'font-family="sans-serif">{int(v * 100)}%</text>')
-    n = len(pts)
+    n = len(data.win)
     if n == 0:
         out.append(f'<text x="{ml + 10}" y="{mt + h / 2}" font-size="13" font-family="sans-serif">'
                    'no checker plays analysed</text></svg>')
@@ -81,29 +135,28 @@ def equity_chart_svg(analysis: MatchAnalysis, width: int = 1000, height: int = 2
         return mt + h * (1 - max(0.0, min(1.0, v)))
 
     last_game = None
-    for i, d in enumerate(pts):
-        if d.game != last_game:
+    for i, game in enumerate(data.game):
+        if game != last_game:
             out.append(f'<line x1="{x(i):.1f}" y1="{mt}" x2="{x(i):.1f}" y2="{mt + h}" stroke="#999" '
                        f'stroke-dasharray="4 3"/><text x="{x(i) + 3:.1f}" y="{mt + h + 14}" font-size="11" '
-                       f'font-family="sans-serif">game {d.game}</text>')
-            last_game = d.game
-    win = " ".join(f"{x(i):.1f},{y(d.win_after or 0.0):.1f}" for i, d in enumerate(pts))
+                       f'font-family="sans-serif">game {game}</text>')
+            last_game = game
+    win = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(data.win))
     out.append(f'<polyline points="{win}" fill="none" stroke="#2b6cb0" stroke-width="2" class="win-line"/>')
-    if any(d.mwc_after is not None for d in pts):
-        mwc = " ".join(f"{x(i):.1f},{y(d.mwc_after):.1f}" for i, d in enumerate(pts) if d.mwc_after is not None)
+    with_mwc = any(data.has_mwc)
+    if with_mwc:
+        mwc = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(data.mwc) if data.has_mwc[i])
         out.append(f'<polyline points="{mwc}" fill="none" stroke="#2f855a" stroke-width="2" '
                    f'stroke-dasharray="6 3" class="mwc-line"/>')
-    for i, d in enumerate(pts):
-        if d.error_class != "none":
-            colour = "#b00020" if d.player == 0 else "#c75000"
-            out.append(f'<circle cx="{x(i):.1f}" cy="{y(d.win_after or 0.0):.1f}" r="3.5" fill="{colour}">'
-                       f'<title>game {d.game} move {d.move_number}: {escape(d.player_name)} {d.dice} '
-                       f'{escape(d.played)} ({d.error_class}, {d.equity_loss:.3f})</title></circle>')
-    name = escape(analysis.players[0])
+    for i, player, title in data.dots:
+        colour = "#b00020" if player == 0 else "#c75000"
+        out.append(f'<circle cx="{x(i):.1f}" cy="{y(data.win[i]):.1f}" r="3.5" fill="{colour}">'
+                   f'<title>{title}</title></circle>')
+    name = escape(players[0])
     legend = f'{name}: game winning chance'
     out.append(f'<line x1="{ml + 10}" y1="{mt + 6}" x2="{ml + 30}" y2="{mt + 6}" stroke="#2b6cb0" stroke-width="2"/>'
                f'<text x="{ml + 34}" y="{mt + 10}" font-size="11" font-family="sans-serif">{legend}</text>')
-    if any(d.mwc_after is not None for d in pts):
+    if with_mwc:
         out.append(f'<line x1="{ml + 260}" y1="{mt + 6}" x2="{ml + 280}" y2="{mt + 6}" stroke="#2f855a" '
                    f'stroke-width="2" stroke-dasharray="6 3"/><text x="{ml + 284}" y="{mt + 10}" font-size="11" '
                    f'font-family="sans-serif">{name}: match winning chance</text>')
@@ -147,12 +200,10 @@ def _games_table(a: MatchAnalysis) -> str:
 
 
 def _error_block(d: Decision, names: tuple[str, str]) -> str:
-    from bgtools.core.matchstate import MatchState
-    from bgtools.core.position import Position
     from bgtools.analysis.svg import board_svg
 
-    pos = Position.from_id(d.position_id)
-    cube = MatchState.from_match_id(d.match_id, strict=False).cube
+    pos = d.position
+    cube = d.state.cube
     cls = d.error_class.replace(" ", "-")
     who = (names[d.player], names[1 - d.player])
     title = (f'Game {d.game}, move {d.move_number}: {escape(d.player_name)} '
@@ -189,13 +240,18 @@ def _error_block(d: Decision, names: tuple[str, str]) -> str:
     return "".join(parts)
 
 
-def html_report(match, analysis: MatchAnalysis, title: Optional[str] = None, max_errors: int = 300) -> str:
-    """The whole report as one HTML document (see the module notes)."""
+def html_report(match, analysis: MatchAnalysis, title: Optional[str] = None, max_errors: int = 300,
+                data: Optional[ReportData] = None) -> str:
+    """The whole report as one HTML document (see the module notes).  ``data``: what it shows of
+    the decisions, gathered as they went by (:class:`ReportData`; default: from
+    ``analysis.decisions``)."""
     a = analysis
+    if data is None:
+        data = ReportData(max_errors)
+        data.add(a.decisions)
     names = a.players
     what = f"{a.length}-point match" if a.length else "money session"
     title = title or f"{names[0]} vs {names[1]}: {what}"
-    errs = a.errors
     s = a.settings
     meta = (f"{escape(a.source)} &middot; {len(a.games)} games &middot; final score "
             f"{match.final_score[0]}-{match.final_score[1]} &middot; evaluator {escape(a.evaluator)}, {s.ply}-ply "
@@ -203,12 +259,11 @@ def html_report(match, analysis: MatchAnalysis, title: Optional[str] = None, max
     body = [f"<h1>{escape(title)}</h1><p class='meta'>{meta}</p>",
             "<h2>Summary</h2>", _summary_table(a),
             "<h2>Games</h2>", _games_table(a),
-            "<h2>Winning chances</h2>", f'<div class="chart">{equity_chart_svg(a)}</div>',
-            f"<h2>Errors ({len(errs)})</h2>"]
-    if len(errs) > max_errors:
-        body.append(f"<p class='meta'>The {max_errors} largest of {len(errs)} errors are shown.</p>")
-        keep = set(id(d) for d in sorted(errs, key=lambda d: -d.equity_loss)[:max_errors])
-        errs = [d for d in errs if id(d) in keep]
+            "<h2>Winning chances</h2>", f'<div class="chart">{equity_chart_svg(data, players=names)}</div>',
+            f"<h2>Errors ({data.errors})</h2>"]
+    if data.errors > data.max_errors:
+        body.append(f"<p class='meta'>The {data.max_errors} largest of {data.errors} errors are shown.</p>")
+    errs = data.shown_errors()
     if not errs:
         body.append("<p>No errors.</p>")
     body += [_error_block(d, names) for d in errs]

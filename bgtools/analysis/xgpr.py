@@ -26,7 +26,8 @@ player-sides quoted in that reader: a reconstruction, not XG's own number.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
 if TYPE_CHECKING:
     from bgtools.analysis.records import Decision, MatchAnalysis
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CHECKER_SPREAD", "CUBE_EPSILON", "PR_CONVENTIONS", "cube_action", "cube_cost", "cube_trivial",
            "counts_doubling", "counts_answer", "counts_checker", "counted_xg", "xg_file_pr", "pr_xg_convention",
-           "pr_of", "attach_xg_pr"]
+           "pr_of", "attach_xg_pr", "XgPr", "XgTally"]
 
 #: a checker play counts when its candidates' equities span at least this much
 CHECKER_SPREAD = 1e-4
@@ -99,44 +100,46 @@ def counted_xg(d: Decision) -> bool:
     return counts_answer(c.dt, c.dp)
 
 
+def _file_game(out: list, game) -> None:
+    """Add XG's own figures stored on ``game``'s actions to ``out`` (per player [loss, counted])."""
+    from bgtools.model.game import Beaver, Double, Drop, Roll, Take
+
+    for a in game.actions:
+        an = getattr(a, "analysis", None)
+        if an is None or getattr(an, "source", "xg") != "xg":
+            continue
+        p = a.player
+        if isinstance(a, (Roll, Double)) and an.no_double is not None and an.cube_error is not None \
+                and an.double_take is not None and an.double_pass is not None:
+            if counts_doubling(an.no_double, an.double_take, an.double_pass, an.cube_error):
+                out[p][0] += an.cube_error
+                out[p][1] += 1
+        if isinstance(a, Roll) and an.error is not None and counts_checker([c.equity for c in an.candidates]):
+            eqs = [c.equity for c in an.candidates]
+            loss = max(0.0, eqs[0] - eqs[an.played]) if an.played >= 0 else an.error
+            out[p][0] += loss
+            out[p][1] += 1
+        if isinstance(a, (Take, Drop, Beaver)) and an.take_error is not None \
+                and an.double_take is not None and an.double_pass is not None:
+            if counts_answer(an.double_take, an.double_pass):
+                out[p][0] += an.take_error
+                out[p][1] += 1
+
+
 def xg_file_pr(match: Match) -> list[tuple[float, int]]:
     """(total loss, decisions counted) per player from XG's own analysis stored in the file
     (both zero for a player, or a file, without it)."""
-    from bgtools.model.game import Beaver, Double, Drop, Roll, Take
-
-    out = [[0.0, 0], [0.0, 0]]
+    t = XgTally()
     for g in match.games:
-        for a in g.actions:
-            an = getattr(a, "analysis", None)
-            if an is None or getattr(an, "source", "xg") != "xg":
-                continue
-            p = a.player
-            if isinstance(a, (Roll, Double)) and an.no_double is not None and an.cube_error is not None \
-                    and an.double_take is not None and an.double_pass is not None:
-                if counts_doubling(an.no_double, an.double_take, an.double_pass, an.cube_error):
-                    out[p][0] += an.cube_error
-                    out[p][1] += 1
-            if isinstance(a, Roll) and an.error is not None and counts_checker([c.equity for c in an.candidates]):
-                eqs = [c.equity for c in an.candidates]
-                loss = max(0.0, eqs[0] - eqs[an.played]) if an.played >= 0 else an.error
-                out[p][0] += loss
-                out[p][1] += 1
-            if isinstance(a, (Take, Drop, Beaver)) and an.take_error is not None \
-                    and an.double_take is not None and an.double_pass is not None:
-                if counts_answer(an.double_take, an.double_pass):
-                    out[p][0] += an.take_error
-                    out[p][1] += 1
-    return [(float(t), int(n)) for t, n in out]
+        t.add_game(g)
+    return t.file
 
 
 def pr_xg_convention(analysis: MatchAnalysis) -> list[tuple[float, int]]:
     """(total loss, decisions counted) per player: bgtools' own losses under XG's counting rules."""
-    out = [[0.0, 0], [0.0, 0]]
-    for d in analysis.decisions:
-        if counted_xg(d):
-            out[d.player][0] += d.equity_loss
-            out[d.player][1] += 1
-    return [(float(t), int(n)) for t, n in out]
+    t = XgTally()
+    t.add_decisions(analysis.decisions)
+    return t.ours
 
 
 def pr_of(total_n: tuple[float, int]) -> Optional[float]:
@@ -145,21 +148,70 @@ def pr_of(total_n: tuple[float, int]) -> Optional[float]:
     return 500.0 * t / n if n else None
 
 
+@dataclass(frozen=True, slots=True)
+class XgPr:
+    """One player's PR in XG's convention: bgtools' own (``pr``, None when nothing counted,
+    over ``counted`` decisions) and, where the file carries XG's analysis, XG's rebuilt from it
+    (``file_pr`` over ``file_counted``; None and 0 without it)."""
+
+    player: int
+    name: str
+    pr: Optional[float]
+    counted: int
+    file_pr: Optional[float] = None
+    file_counted: int = 0
+
+    def to_dict(self) -> dict:
+        """The record an analysis' JSON holds (``file_pr``, ``file_counted`` only where the file has them)."""
+        d: dict = {"player": self.player, "name": self.name, "pr": self.pr, "counted": self.counted}
+        if self.file_counted:
+            d.update(file_pr=self.file_pr, file_counted=self.file_counted)
+        return d
+
+
+class XgTally:
+    """The sums behind :class:`XgPr`, fed a game at a time (:meth:`add_game` with the file's
+    game, :meth:`add_decisions` with bgtools' decisions)."""
+
+    def __init__(self) -> None:
+        self._ours: list[list] = [[0.0, 0], [0.0, 0]]
+        self._file: list[list] = [[0.0, 0], [0.0, 0]]
+
+    def add_decisions(self, decisions: Iterable[Decision]) -> None:
+        for d in decisions:
+            if counted_xg(d):
+                self._ours[d.player][0] += d.equity_loss
+                self._ours[d.player][1] += 1
+
+    def add_game(self, game) -> None:
+        _file_game(self._file, game)
+
+    @property
+    def ours(self) -> list[tuple[float, int]]:
+        return [(float(t), int(n)) for t, n in self._ours]
+
+    @property
+    def file(self) -> list[tuple[float, int]]:
+        return [(float(t), int(n)) for t, n in self._file]
+
+    def rows(self, names: Sequence[str]) -> tuple[XgPr, XgPr]:
+        """Both players' :class:`XgPr`."""
+        ours, theirs = self.ours, self.file
+        return tuple(XgPr(p, names[p], _r(pr_of(ours[p])), ours[p][1],
+                          *((_r(pr_of(theirs[p])), theirs[p][1]) if theirs[p][1] else ()))
+                     for p in (0, 1))  # type: ignore[return-value]
+
+
 def attach_xg_pr(match: Match, analysis: MatchAnalysis) -> MatchAnalysis:
-    """``analysis`` with ``xg_pr`` set: per player, bgtools' PR in XG's convention (``pr``,
-    ``counted``) and, where the file carries XG's analysis, XG's PR rebuilt from it
-    (``file_pr``, ``file_counted``)."""
+    """``analysis`` with ``xg_pr`` set (:class:`XgPr` per player): bgtools' PR in XG's
+    convention and, where the file carries XG's analysis, XG's PR rebuilt from it."""
     from dataclasses import replace
 
-    ours = pr_xg_convention(analysis)
-    theirs = xg_file_pr(match)
-    rows = []
-    for p in (0, 1):
-        row: dict = {"player": p, "name": analysis.players[p], "pr": _r(pr_of(ours[p])), "counted": ours[p][1]}
-        if theirs[p][1]:
-            row.update(file_pr=_r(pr_of(theirs[p])), file_counted=theirs[p][1])
-        rows.append(row)
-    return replace(analysis, xg_pr=tuple(rows))
+    t = XgTally()
+    t.add_decisions(analysis.decisions)
+    for g in match.games:
+        t.add_game(g)
+    return replace(analysis, xg_pr=t.rows(analysis.players))
 
 
 def _r(v: Optional[float]) -> Optional[float]:

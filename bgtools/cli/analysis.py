@@ -23,12 +23,6 @@ PR_HELP = ("PR convention shown first: bgtools (every unforced decision) or xg (
 MET_POINTS = 25
 
 
-def problem_text(message: str, path: str) -> str:
-    """A problem line with the file named once (``x.mat: x.mat: ...`` -> ``x.mat: ...``)."""
-    double = f"{path}: {path}:"
-    return message[len(path) + 2:] if message.startswith(double) else message
-
-
 def summary_lines(res, pr: str = "bgtools") -> list[str]:
     """The text summary of one analysed file: result, then a line per player with units (``pr``:
     "xg" adds each player's PR in XG's convention)."""
@@ -46,19 +40,19 @@ def summary_lines(res, pr: str = "bgtools") -> list[str]:
             out.append(f"{res.path}: cube decisions not analysed: the match equity table covers matches up "
                        f"to {MET_POINTS} points, this one is {res.length}")
     for s in res.summary:
-        ce = s["checker_errors"]
+        ce = s.checker_errors
         out.append(
-            f"{res.path}: {s['name']}: checker play: {s['unforced_moves']} unforced moves, error rate "
-            f"{1000 * s['checker_error_rate']:.1f}; cube: {s['cube_decisions']} decisions, error rate "
-            f"{1000 * s['cube_error_rate']:.1f}; overall error rate {1000 * s['error_rate']:.1f} "
-            f"({s['rating']}), PR {s['pr']:.1f}; luck {s['luck']:+.3f}; checker errors "
+            f"{res.path}: {s.name}: checker play: {s.unforced_moves} unforced moves, error rate "
+            f"{1000 * s.checker_error_rate:.1f}; cube: {s.cube_decisions} decisions, error rate "
+            f"{1000 * s.cube_error_rate:.1f}; overall error rate {1000 * s.error_rate:.1f} "
+            f"({s.rating}), PR {s.pr:.1f}; luck {s.luck:+.3f}; checker errors "
             f"{ce['doubtful']}/{ce['bad']}/{ce['very bad']} (doubtful/bad/very bad)")
     if pr == "xg":
         for x in res.xg_pr:
-            ours = "-" if x["pr"] is None else f"{x['pr']:.1f}"
-            line = f"{res.path}: {x['name']}: PR in XG's convention {ours} ({x['counted']} decisions counted)"
-            if "file_pr" in x:
-                line += f"; XG's own PR rebuilt from the file {x['file_pr']:.1f} ({x['file_counted']} counted)"
+            ours = "-" if x.pr is None else f"{x.pr:.1f}"
+            line = f"{res.path}: {x.name}: PR in XG's convention {ours} ({x.counted} decisions counted)"
+            if x.file_counted:
+                line += f"; XG's own PR rebuilt from the file {x.file_pr:.1f} ({x.file_counted} counted)"
             out.append(line)
     lv = res.level
     if lv:
@@ -106,10 +100,10 @@ def annotate(
     errors are reported on stderr (their good games are analysed) and the exit status is 1;
     2 when a file cannot be read at all.
     """
-    from bgtools.analysis.annotate import OUTPUT_FORMATS, annotate_file, output_paths, plan_output_paths
+    from bgtools.analysis.annotate import OUTPUT_FORMATS, AnnotateTask, annotate_files, output_paths, plan_output_paths
     from bgtools.analysis.records import LEVELS, AnalysisSettings
     from bgtools.analysis.xgpr import PR_CONVENTIONS
-    from bgtools.base.parallel import ParallelError, ordered_map
+    from bgtools.base.parallel import ParallelError
 
     if ply is not None and level is not None:
         raise fail("give --level or --ply, not both")
@@ -155,14 +149,15 @@ def annotate(
             raise fail(f"{outdir}: cannot write: permission denied")
     settings = AnalysisSettings(ply=2 if ply is None else ply, prune=not no_prune, level=level,
                                 rollout_trials=rollout_trials, met=chosen_met(ctx))
-    tasks: list[tuple] = []
+    tasks: list[AnnotateTask] = []
     named = plan_output_paths(files, outdir, fmts) if outdir else [{} for _ in files]
     for f, outs in zip(files, named):
         if output:
             outs = {fmts[0]: output}
         elif outdir and outs != output_paths(f, outdir, fmts):
             note(f"{f}: written to {next(iter(outs.values()))} (another input has the same name)")
-        tasks.append((f, outs, settings, not no_cache, json_lines, all_rows, pr))
+        tasks.append(AnnotateTask(f, outs, settings, use_cache=not no_cache, want_lines=json_lines, all_rows=all_rows,
+                                  pr=pr))
     progress = rich_progress(len(tasks), "analysing") if sys.stderr.isatty() else None
     written = 0
     status = 0
@@ -170,12 +165,10 @@ def annotate(
 
     def handle(res) -> None:
         nonlocal status, written
-        for line in res.lines:
-            typer.echo(line)
         for prob in res.problems:
-            error(problem_text(prob, res.path))
+            error(prob.plain())
         for w in res.warnings:
-            warning(w)
+            warning(w.plain())
         if res.problems:
             status = EXIT_USAGE if not res.summary else max(status, EXIT_ERRORS)
         written += len(res.written)
@@ -185,7 +178,7 @@ def annotate(
 
     try:
         with (progress or nullcontext(lambda: None)) as advance, \
-                closing(ordered_map(annotate_file, tasks, jobs=min(jobs, len(tasks)), dask=dask)) as results:
+                closing(annotate_files(tasks, jobs=min(jobs, len(tasks)), dask=dask, emit=typer.echo)) as results:
             for res in results:
                 handle(res)
                 advance()
@@ -207,7 +200,7 @@ def report(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the evaluation cache.")] = False,
 ) -> None:
     """One self-contained HTML page: summary, equity chart and a board diagram for each error."""
-    from bgtools.analysis.annotate import annotate_file
+    from bgtools.analysis.annotate import AnnotateTask, annotate_file
     from bgtools.analysis.records import AnalysisSettings
 
     check_ply(ply)
@@ -215,13 +208,14 @@ def report(
         raise fail(f"{match_file}: no such file")
     output_file_ok(out)
     try:
-        res = annotate_file((match_file, {"html": out}, AnalysisSettings(ply=ply, met=chosen_met(ctx)), not no_cache, False, False))
+        res = annotate_file(AnnotateTask(match_file, {"html": out}, AnalysisSettings(ply=ply, met=chosen_met(ctx)),
+                                         use_cache=not no_cache))
     except OSError as e:
         raise fail(f"{out}: cannot write: {os_message(e)}")
     for prob in res.problems:
-        error(problem_text(prob, match_file))
+        error(prob.plain())
     for w in res.warnings:
-        warning(w)
+        warning(w.plain())
     if not res.written:
         raise typer.Exit(EXIT_USAGE)
     note(f"report written to {out}")

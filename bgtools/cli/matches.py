@@ -124,7 +124,7 @@ def check_file(task: tuple) -> tuple[dict, bool, list[str], list[str]]:
     path, strict, data = task
     r = read_input(path, strict, data, stream=True)  # (a game at a time: the games' summaries kept)
     return (match_summary(r.match, r.warnings) | {"plays": r.plays, "doubles": r.doubles}, r.unreadable,
-            [str(e) for e in r.errors], [w.plain() for w in r.warnings])
+            [e.plain() for e in r.errors], [w.plain() for w in r.warnings])
 
 
 def _warm() -> None:

@@ -101,16 +101,16 @@ def _read_same(key: str, paths: tuple[str, ...]):
     return None, "; ".join(reasons) or f"match {key[:12]}: no file left to read it from"
 
 
-def analyse_one(task: AnalyseTask | tuple) -> MatchResult:
+def analyse_one(task: AnalyseTask) -> MatchResult:
     """Read and analyse one match (for worker processes: problems returned, never raised)."""
     from bgtools.analysis.analyse import analyse_match
 
-    key, paths, settings, use_cache = AnalyseTask(*task)
-    m, path = _read_same(key, tuple(paths))
+    key = task.key
+    m, path = _read_same(key, tuple(task.paths))
     if m is None:
         return MatchResult(key, error=path)
     try:
-        a = analyse_match(m, settings=settings, cache="default" if use_cache else None, label=path)
+        a = analyse_match(m, settings=task.settings, cache="default" if task.use_cache else None, label=path)
     except ValueError as e:
         return MatchResult(key, path, error=f"{path}: {e}")
     steps = {(s.game_index + 1, s.index): s for s in m.replay()}

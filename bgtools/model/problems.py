@@ -43,7 +43,8 @@ class MatchProblem:
 
     def plain(self, severity: bool = False) -> str:
         """``file:line:column: game g, move m: message``; with ``severity``, a warning says so
-        after the place (as ``str()`` does)."""
+        after the place (as ``str()`` does).  The one way a problem is written as text: every
+        command prints this (after ``bgtools: error:`` or ``bgtools: warning:``)."""
         where = [self.file or "<text>"]
         if self.line:
             where.append(str(self.line))
@@ -54,8 +55,10 @@ class MatchProblem:
             ctx.append(f"game {self.game}")
         if self.move:
             ctx.append(f"move {self.move}")
-        return (":".join(where) + ": " + ("warning: " if severity and self.is_warning else "")
-                + (f"{', '.join(ctx)}: " if ctx else "") + self.message)
+        sev = "warning: " if severity and self.is_warning else ""
+        if self.file and not self.line and not ctx and not sev and self.message.startswith(f"{self.file}:"):
+            return self.message  # (a message that names its file already: the file once)
+        return ":".join(where) + ": " + sev + (f"{', '.join(ctx)}: " if ctx else "") + self.message
 
     def to_dict(self) -> dict:
         d = {"file": self.file, "line": self.line, "column": self.column, "game": self.game,
