@@ -21,7 +21,7 @@ from bgtools.core.movegen import generate_boards, is_contact, new_move_buffers
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.chooser import Chooser, chooser_buffers_with, make_chooser
-from bgtools.engine.cubeful.cube import CubeArgs, cube_values, cube_x, cubeful_value
+from bgtools.engine.cubeful.cube import CubeArgs, cube_values, cube_x, cubeful_value, flip_owner
 from bgtools.engine.cubeful.met import METS, load_met, mwc_after
 from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.engine.nets.features import MAX_INPUTS, encode
@@ -51,6 +51,7 @@ def _cube_and_buffers(ch: Chooser) -> None:
     args = CubeArgs(True, 1, 1, 1, 0, False, False, met.pre, met.post)  # as the kernel's _seen_by types it
     cube_values(p, args, x, np.zeros(4))
     cubeful_value(p, args, x)
+    flip_owner(1)  # the kernel's own turn of the owner code to the other side
     chooser_buffers_with(ch.net, new_eval_cache(0), new_choice_cache(0))
     roll_memo(1, 0, 0, new_roll_memo())
     # the kernel types its first call with the turn still the literal 0, and compiles that too
