@@ -41,22 +41,6 @@ def match_files(paths: list[str], allow_stdin: bool = True) -> list[str]:
     return files
 
 
-def read_input(path: str, strict: bool = False, data: Optional[bytes] = None, keep_steps: bool = False,
-               stream: bool = False):
-    """The :class:`~bgtools.formats.read.FileReading` of one input as every command reads it
-    (``path`` '-' reads ``data``, the bytes of stdin; a path that is no file is unreadable;
-    ``stream``: a game at a time, see :func:`~bgtools.formats.read.read_file`)."""
-    from bgtools.formats.read import FileReading, read_file
-    from bgtools.model.match import Match
-    from bgtools.model.problems import MatchProblem
-
-    if path == "-":
-        return read_file(data or b"", name="<stdin>", strict=strict, keep_steps=keep_steps, stream=stream)
-    if not Path(path).is_file():
-        return FileReading(Match(("", ""), 0, source=path, file_errors=[MatchProblem("no such file", path)]), True)
-    return read_file(Path(path), name=path, strict=strict, keep_steps=keep_steps, stream=stream)
-
-
 def check(
     paths: Annotated[List[str], typer.Argument(help=PATHS_HELP, metavar="PATH")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per file (errors included).")] = False,
@@ -71,6 +55,7 @@ def check(
     cannot be read at all or no match file was found.
     """
     from bgtools.base.parallel import chunk_size, ordered_map
+    from bgtools.formats.check import CheckTask, check_file
 
     jobs = resolve_jobs("--jobs", jobs)
     files = match_files(paths)
@@ -79,11 +64,11 @@ def check(
 
     def tasks():
         for f in files:
-            yield f, strict, (sys.stdin.buffer.read() if f == "-" else None)
+            yield CheckTask(f, strict, sys.stdin.buffer.read() if f == "-" else None)
 
     def report(res) -> None:
         nonlocal status
-        s, unreadable, problems, warned = res
+        s, unreadable, problems, warned = res.summary, res.unreadable, res.errors, res.warnings
         if unreadable:
             status = EXIT_USAGE
         elif s["errors"]:
@@ -116,17 +101,6 @@ def check(
         raise typer.Exit(status)
 
 
-def check_file(task: tuple) -> tuple[dict, bool, list[str], list[str]]:
-    """``check`` of one file (runs in any process): (``check --json`` record, unreadable,
-    the error lines, the warning lines) for the task (path, strict, stdin bytes or None)."""
-    from bgtools.model.match import match_summary
-
-    path, strict, data = task
-    r = read_input(path, strict, data, stream=True)  # (a game at a time: the games' summaries kept)
-    return (match_summary(r.match, r.warnings) | {"plays": r.plays, "doubles": r.doubles}, r.unreadable,
-            [e.plain() for e in r.errors], [w.plain() for w in r.warnings])
-
-
 def _warm() -> None:
     """Load the replay kernels."""
     from bgtools.formats.read import read_match
@@ -151,7 +125,7 @@ def convert(
     output names would clash (a.mat, a.sgf -> a.json) keep their suffix (a.mat.json).
     """
     from bgtools.base.parallel import chunk_size, ordered_map
-    from bgtools.formats.convert import ConvertError, convert_task, plan_conversion
+    from bgtools.formats.convert import ConvertError, ConvertTask, convert_task, plan_conversion
 
     jobs = resolve_jobs("--jobs", jobs)
     folder_in = src != "-" and os.path.isdir(src)
@@ -176,7 +150,7 @@ def convert(
 
     def tasks():
         for s, d in plan.pairs:
-            yield s, d, plan.format, (sys.stdin.buffer.read() if s == "-" else None)
+            yield ConvertTask(s, d, plan.format, sys.stdin.buffer.read() if s == "-" else None)
 
     with closing(ordered_map(convert_task, tasks(), jobs=jobs, chunk=chunk_size(len(plan.pairs), jobs))) as results:
         for res in results:

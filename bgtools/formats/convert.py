@@ -11,7 +11,7 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 from bgtools.base.errors import BgtoolsError
 from bgtools.core.matchstate import MAX_MATCH_LENGTH
@@ -21,7 +21,7 @@ from bgtools.model.game import Game, crawford_flags
 from bgtools.model.match import Match
 from bgtools.model.problems import MatchProblem
 
-__all__ = ["ConvertError", "ConvertPlan", "ConvertResult", "FORMAT_SUFFIX", "MAX_MATCH_LENGTH", "convert_one",
+__all__ = ["ConvertError", "ConvertPlan", "ConvertResult", "ConvertTask", "FORMAT_SUFFIX", "MAX_MATCH_LENGTH", "convert_one",
            "convert_task", "format_of", "kept_games", "length_problem", "plan_conversion"]
 
 #: output format -> the suffix its files get
@@ -211,11 +211,19 @@ def convert_one(src: str, dest: str, fmt: str, data: Optional[bytes] = None) -> 
     return res
 
 
-def convert_task(task: tuple) -> ConvertResult:
-    """:func:`convert_one` of the task (src, dest, format, data) for a worker process: an
-    output that cannot be written is returned in ``write_error`` instead of raised."""
-    src, dest, fmt, data = task
+class ConvertTask(NamedTuple):
+    """One input to convert: ``src`` (or '-' with ``data``, the bytes of stdin) to ``dest`` in ``format``."""
+
+    src: str
+    dest: str
+    format: str
+    data: Optional[bytes] = None
+
+
+def convert_task(task: ConvertTask) -> ConvertResult:
+    """:func:`convert_one` of ``task`` for a worker process: an output that cannot be
+    written is returned in ``write_error`` instead of raised."""
     try:
-        return convert_one(src, dest, fmt, data)
+        return convert_one(task.src, task.dest, task.format, task.data)
     except OSError as e:
-        return ConvertResult(src, dest, write_error=e)
+        return ConvertResult(task.src, task.dest, write_error=e)
