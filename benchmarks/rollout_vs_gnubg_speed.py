@@ -26,6 +26,7 @@ of games per CPU second (above 1: we are faster); then per class and mode the me
 positions' ratios.  Bear-off truncation is off in both, so every game is played to its end.
 
     python benchmarks/rollout_vs_gnubg_speed.py [--trials 648] [--vr-trials 72] [--repeat 3] [--per-class 3] [--min-cpu 0.15]
+        [--positions ID,ID,...]
 
 gnubg only prints rollout results to a terminal, so it runs under ``script`` (util-linux);
 without gnubg or ``script`` only our figures are printed (exit 0).
@@ -128,11 +129,19 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--per-class", type=int, default=3)
     ap.add_argument("--min-cpu", type=float, default=0.15, help="least CPU seconds of our cubeless rollout of a position")
+    ap.add_argument("--positions", default=None,
+                    help="comma-separated position IDs: only these of the benchmark's positions (e.g. the slow ones)")
     ap.add_argument("--factors", default=None,
                     help="the trial factors as JSON {position ID: factor} (another run's, to compare like with like)")
     args = ap.parse_args(argv)
     net = load_default_network().weights
     pos = positions(args.per_class)
+    if args.positions:
+        wanted = args.positions.split(",")
+        unknown = sorted(set(wanted) - {pid for _, pid in pos})
+        if unknown:
+            ap.error(f"not among the benchmark's positions: {', '.join(unknown)}")
+        pos = [(name, pid) for name, pid in pos if pid in wanted]
     for name, pid in pos:  # compile (or load) every kernel first
         for mode in MODES:
             ours(pid, mode, 1, net)

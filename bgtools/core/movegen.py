@@ -53,6 +53,7 @@ class MoveBuffers(NamedTuple):
     boards: np.ndarray  #: int8[MAX_PLAYS, 2, 25] board after each play, mover still as ``[1]``
     steps: np.ndarray  #: int64[MAX_PLAYS, 4, 2] (from, to) slots of each play, to = -1 for off
     nsteps: np.ndarray  #: int64[MAX_PLAYS] number of steps of each play
+    work: np.ndarray  #: int64[76] the search state (every entry written before it is read)
 
 
 @nb.njit(cache=True)
@@ -60,7 +61,7 @@ def new_move_buffers():
     """A fresh :class:`MoveBuffers` (callable from Python and from Numba code)."""
     return MoveBuffers(np.zeros((MAX_PLAYS, 2), np.uint64), np.zeros(TABLE_SIZE, np.int64),
                        np.zeros(TABLE_SIZE, np.int64), np.zeros(1, np.int64), np.zeros((MAX_PLAYS, 2, 25), np.int8),
-                       np.zeros((MAX_PLAYS, 4, 2), np.int64), np.zeros(MAX_PLAYS, np.int64))
+                       np.zeros((MAX_PLAYS, 4, 2), np.int64), np.zeros(MAX_PLAYS, np.int64), np.zeros(76, np.int64))
 
 
 @nb.njit(cache=True)
@@ -167,7 +168,7 @@ def _generate(board, d1, d2, buf, write, steps=True) -> int:
     gen = buf.gen[0] + 1
     out_steps = buf.steps
     out_nsteps = buf.nsteps
-    work = np.empty(76, np.int64)  # one allocation for all the search state
+    work = buf.work  # all the search state (kept in the buffers: no allocation per call)
     me = work[0:25]
     opp = work[25:50]
     one = np.uint64(1)

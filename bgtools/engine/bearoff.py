@@ -85,9 +85,22 @@ for _n in range(32):
         _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + _BINOM[_n - 1, _k]
 
 # ----------------------------------------------------------------------------- index
-@nb.njit(cache=True)
+# _STEP[prev, p, left]: what the first checker on point p adds to the index when the
+# previous occupied point is ``prev`` and ``left`` checkers are still to be placed after it:
+# the sequences that put a point in prev..p-1 there instead (positionbearoff's inner sum,
+# summed once per point rather than walked per checker)
+_STEP = np.zeros((6, 6, 16), np.int64)
+for _prev in range(6):
+    for _p in range(_prev, 6):
+        for _left in range(16):
+            _STEP[_prev, _p, _left] = sum(int(_BINOM[(6 - _v) + _left - 1, _left]) for _v in range(_prev, _p))
+
+
+@nb.njit(cache=True, inline="always")
 def bearoff_index(side) -> int:
-    """gnubg's ``positionbearoff`` index of the checkers on points 1..6 (``side[0:6]``)."""
+    """gnubg's ``positionbearoff`` index of the checkers on points 1..6 (``side[0:6]``):
+    sides with fewer checkers first, then the ascending sequences of their points in
+    lexicographic order (one table step per occupied point)."""
     n = 0
     for p in range(6):
         n += side[p]
@@ -96,11 +109,9 @@ def bearoff_index(side) -> int:
     prev = 0
     for p in range(6):
         c = side[p]
-        for _ in range(c):
-            left -= 1
-            # sequences that put a smaller point here (>= prev) come first
-            for v in range(prev, p):
-                idx += _BINOM[(6 - v) + left - 1, left]
+        if c > 0:
+            left -= c
+            idx += _STEP[prev, p, left + c - 1]
             prev = p
     return idx
 

@@ -206,11 +206,16 @@ def sibling_probs(board, net, bearoff, tables, cache, ev, base, out) -> None:
 
 @nb.njit(cache=True, inline="always")
 def cached_probs(board, net, bearoff, tables, cache, ev, out) -> None:
-    """:func:`cached_static` with the pieces of ``ch`` and ``buf`` taken out."""
+    """:func:`cached_static` with the pieces of ``ch`` and ``buf`` taken out.  Exact values
+    (a finished game, the bear-off databases) are looked up directly, never through the
+    cache: a table look-up costs less than packing and hashing the board, and the cache's
+    slots are left to the net's values (the outputs are the same either way)."""
+    if exact_probs(board, bearoff, tables, out):
+        return
     slot = cache_find(cache, board, out)
     if slot == -1:
         return
-    static_probs(board, net, bearoff, tables, ev, out)
+    net_probs(board, net, ev, out)
     cache_put(cache, slot, out)
 
 
