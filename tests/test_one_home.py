@@ -203,3 +203,22 @@ def test_worker_tasks_are_named_tuples():
     s = RolloutSettings(trials=2, truncate=2)
     got = ex.result(ex.submit(Job.make(Position.initial()), s, [(0, 1), (1, 1)]))
     assert isinstance(got, ChunkResult) and [p.n for p in got.parts] == [1, 1] and got.seconds >= 0.0
+
+
+def test_one_zero_ply_search_for_the_chooser_and_the_rollout_kernel():
+    import inspect
+    import re
+
+    from bgtools.engine import chooser
+    from bgtools.rollouts import kernel
+
+    # the kernel defines no 0-ply search of its own: it generates no plays, values none, and
+    # calls the chooser's one search from one call site (each call site inlines all of it)
+    assert not hasattr(kernel, "_choose0") and kernel.best_play0 is chooser.best_play0
+    src = inspect.getsource(kernel)
+    assert "generate_boards" not in src and "sibling_probs" not in src and "equity_from_probs" not in src
+    assert len(re.findall(r"\bbest_play0\(", src)) == 1
+    # choose0 is that search, cubeless (no cube arguments) for a new board (nothing done)
+    body = inspect.getsource(chooser.choose0.py_func)
+    assert re.search(r"return best_play0\(board, d1, d2, ch, buf, best_p, np\.zeros\(2, np\.int64\), None,", body)
+    assert len(re.findall(r"\bgenerate_boards\(", inspect.getsource(chooser.best_play0.py_func))) == 1

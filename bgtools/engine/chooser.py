@@ -29,13 +29,14 @@ import numpy as np
 from bgtools.core.dice import ROLL_WEIGHTS as GNUBG_ROLL_WEIGHTS, ROLLS as GNUBG_ROLLS  # re-exported
 from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers
 from bgtools.engine import bearoff as _bo
+from bgtools.engine.cubeful.cube import cube_x, cubeful_value
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
 from bgtools.engine.nets.incremental import IncBase, net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nets.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
 from bgtools.engine.nets.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "wants_base", "exact_value",
+           "choose", "best_play0", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "wants_base", "exact_value",
            "cached_static", "cached_probs", "exact_probs", "static_probs", "chooser_buffers_with", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
@@ -247,15 +248,35 @@ def keep_plays(base_board, boards, n, ch, buf, base_ready: bool) -> int:
 
 
 @nb.njit(cache=True, inline="always")
-def choose0(board, d1, d2, ch, buf, best_p) -> int:
-    """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
-    ``best_p``: the chosen position's outputs for the opponent, now on roll (with no
-    legal play: the board passed to him)."""
+def best_play0(board, d1, d2, ch, buf, best_p, done, args, scale, cubeful) -> int:
+    """The one 0-ply search (:func:`choose0`'s and the rollout kernel's): the play after which
+    the opponent's position (he on roll) is worst for him; its index in ``buf.mine.boards``,
+    or -1 when no play is legal.  ``best_p``: the chosen position's outputs for the opponent,
+    now on roll (with no legal play: the board passed to him).
+
+    ``args`` None (:func:`choose0`; Numba then compiles no cube code): a play is valued by
+    the cubeless money equity, ``cubeful`` is not read.  Else ``args``, a
+    :class:`~bgtools.engine.cubeful.cube.CubeArgs` of the opponent on roll after the play,
+    and with ``cubeful`` his cubeful value ``cv`` of it gives ours: ``-(cv / scale)`` for
+    money (``scale``: the stake the value is counted in), ``1 - cv`` in a match; without
+    ``cubeful``, the cubeless equity as above.  With ``args``, a position with no legal play
+    is valued through ``buf.cache``, else directly (crashed positions, often without a legal
+    play, are quicker so).
+
+    ``done`` (int64[2]; zeros for a new ``board``): what is already done for ``board``, kept
+    for the next call with the same ``board`` and other dice: bit 1 of ``done[0]``,
+    ``buf.base`` is its base for the siblings (as :func:`set_siblings` makes it), of class
+    ``done[1]``; bit 2, ``buf.pbase`` the pruning net's (variance reduction chooses for all 21
+    rolls of one board, and the two bases are made once, not 21 times: the same numbers,
+    from the same code)."""
     mine = buf.mine
-    n = generate_boards(board, d1, d2, mine)
+    n = generate_boards(board, d1, d2, mine)  # only the boards are read
     if n == 0:
         swap_into(board, buf.sw)
-        static_value(buf.sw, ch, buf.ev, best_p)
+        if args is None:
+            static_value(buf.sw, ch, buf.ev, best_p)
+        else:
+            cached_static(buf.sw, ch, buf, best_p)
         return -1
     boards = mine.boards
     top = buf.top
@@ -265,21 +286,45 @@ def choose0(board, d1, d2, ch, buf, best_p) -> int:
     best = 0
     best_e = -1e300
     swap_into(board, opp)
-    k = keep_plays(opp, boards, n, ch, buf, False)
-    set_siblings(opp, ch, buf, k)
+    k = keep_plays(opp, boards, n, ch, buf, (done[0] & 2) != 0)
+    if ch.pkeep > 0 and n > ch.pkeep:  # pruned (pbase made), or never pruned for this board
+        done[0] |= 2
     net, bearoff, tables = ch.net, ch.bearoff, ch.tables
     cache, ev, base = buf.cache, buf.ev, buf.base
+    if wants_base(opp, buf, k):  # as set_siblings, the base made once per board
+        if done[0] & 1:
+            base.cls[0] = done[1]
+        else:
+            set_base(opp, net, base)
+            done[0] |= 1
+            done[1] = base.cls[0]
+    else:
+        base.cls[0] = -1
     for j in range(k):
         i = top[j]
         swap_into(boards[i], sw)
         sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
-        e = -equity_from_probs(p)
+        if args is None:
+            e = -equity_from_probs(p)
+        elif cubeful:
+            cv = cubeful_value(p, args, cube_x(sw))
+            e = -(cv / scale) if args.money else 1.0 - cv
+        else:
+            e = -equity_from_probs(p)
         if e > best_e:
             best_e = e
             best = i
             for o in range(5):
                 best_p[o] = p[o]
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def choose0(board, d1, d2, ch, buf, best_p) -> int:
+    """0-ply play: its index in ``buf.mine.boards``, or -1 when no play is legal.
+    ``best_p``: the chosen position's outputs for the opponent, now on roll (with no
+    legal play: the board passed to him).  :func:`best_play0`, cubeless, for a new board."""
+    return best_play0(board, d1, d2, ch, buf, best_p, np.zeros(2, np.int64), None, 1, False)
 
 
 @nb.njit(cache=True)

@@ -35,15 +35,12 @@ import numpy as np
 from bgtools.base.borrow import borrow, keep_alive
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
-from bgtools.core.movegen import generate_boards
-from bgtools.engine.chooser import (cached_probs, cached_static, choose1, chooser_buffers_with, keep_plays,
-                                   sibling_probs, static_value, swap_into, wants_base)
+from bgtools.engine.chooser import best_play0, cached_probs, choose1, chooser_buffers_with, swap_into
 from bgtools.engine.cubeful.cube import (CENTRED, DOUBLE, UNAVAILABLE, CubeArgs, cube_values, cube_x, cubeful_value,
                                          flip_owner)
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.cubeful.met import mwc_after
-from bgtools.engine.nets.incremental import set_base
-from bgtools.engine.nets.nn import equity_from_probs, game_over_probs
+from bgtools.engine.nets.nn import game_over_probs
 from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, new_roll_memo, roll_memo
 from bgtools.rollouts.settings import N_OUTPUTS
 
@@ -135,66 +132,6 @@ def _root_view(pc, side, out) -> None:
 
 
 @nb.njit(cache=True, inline="always")
-def _choose0(b, d1, d2, ch, buf, bp, side, stakes, aw, cube, owner, cf) -> int:
-    """0-ply play of the mover ``side``: the most cubeful value at the score in a cubeful
-    rollout (``cf``), else as :func:`~bgtools.engine.chooser.choose0` (the same plays and
-    outputs); index into ``buf.mine.boards``, or -1 (``bp`` the outputs).  One function for
-    both, so that the kernel holds one copy of the 0-ply search, not one per kind of play.
-    ``aw``: the two sides' away (``aw[0:2]``) and what is already done for ``b`` (``aw[2]``,
-    0 when ``b`` is new: bit 1, ``buf.base`` is its base for the siblings, of class
-    ``aw[3]``; bit 2, ``buf.pbase`` the pruning net's): variance reduction chooses for all
-    21 rolls of one board, and the two bases are the same for each (made once, not 21 times:
-    the same numbers, from the same code)."""
-    mb = buf.mine
-    n = generate_boards(b, d1, d2, mb)  # only the boards are read
-    if n == 0:
-        swap_into(b, buf.sw)
-        if cf:
-            cached_static(buf.sw, ch, buf, bp)
-        else:  # (as choose0: crashed positions, often without a legal play, are quicker so)
-            static_value(buf.sw, ch, buf.ev, bp)
-        return -1
-    sw = buf.sw
-    p = buf.p
-    best = 0
-    best_v = -1e300
-    swap_into(b, buf.opp)
-    boards = mb.boards
-    top = buf.top
-    k = keep_plays(buf.opp, boards, n, ch, buf, (aw[2] & 2) != 0)
-    if ch.pkeep > 0 and n > ch.pkeep:  # pruned (pbase made), or never pruned for this board
-        aw[2] |= 2
-    net, bearoff, tables = ch.net, ch.bearoff, ch.tables  # (taken out once: see bgtools.engine.chooser)
-    cache, ev, base = buf.cache, buf.ev, buf.base
-    if wants_base(buf.opp, buf, k):  # as set_siblings, the base made once per board
-        if aw[2] & 1:
-            base.cls[0] = aw[3]
-        else:
-            set_base(buf.opp, net, base)
-            aw[2] |= 1
-            aw[3] = base.cls[0]
-    else:
-        base.cls[0] = -1
-    money = stakes.money
-    for j in range(k):
-        i = top[j]
-        swap_into(boards[i], sw)
-        sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
-        if cf:
-            v = _cf_after(p, sw, side, stakes, aw, cube, owner)
-            if side == 1:
-                v = -v if money else 1.0 - v
-        else:
-            v = -equity_from_probs(p)
-        if v > best_v:
-            best_v = v
-            best = i
-            for o in range(5):
-                bp[o] = p[o]
-    return best
-
-
-@nb.njit(cache=True, inline="always")
 def _needs_cube_eval(prev, b, side, stakes, aw, cube, owner, cv) -> bool:
     """Whether the cube decision of ``side`` on roll in ``b`` needs the position's own outputs.
     It does not where the cube is not his to turn (the decision is "unavailable" whatever the
@@ -214,7 +151,7 @@ def _needs_cube_eval(prev, b, side, stakes, aw, cube, owner, cv) -> bool:
     return min(cv[1], cv[2]) - cv[0] > -margin
 
 
-# _choose0 is inlined (once: the kernel has one call site of it): a call that passes the Chooser and
+# best_play0 is inlined (once: the kernel has one call site of it): a call that passes the Chooser and
 # its buffers costs about 0.8 us (see the note in bgtools.engine.chooser).  Inlined, they
 # still count a reference to every array of ``ch`` and ``buf`` (some sixty) where they are
 # entered and left, unless those are borrowed views (bgtools.base.borrow), as they are in
@@ -356,10 +293,10 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         cube *= 2
                         owner = 2 - side  # the other side's (seen from the root: 2 his opponent, 1 he)
                 # ---- roll and play
-                aw[2] = 0  # nothing done for this board yet (see _choose0)
+                aw[2] = 0  # nothing done for this board yet (``done`` of best_play0)
                 d1, d2 = roll_memo(seed, trial, t, memo)
                 # the roll's play, or with variance reduction the plays of all 21 rolls (one
-                # call site of _choose0: each one inlines the whole 0-ply search)
+                # call site of best_play0: each one inlines the whole 0-ply search)
                 i = -1
                 for r in range(21 if vr else 1):
                     if vr:
@@ -371,7 +308,10 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         i = 0 if code == 1 else -1
                     else:
                         if one_ply is None:  # (the other branch, and choose1, are not compiled)
-                            i = _choose0(b, d1r, d2r, ch, buf, bp, side, stakes, aw, cube, owner, cf)
+                            # the mover's value of a play: cubeful (cf), that of the opponent
+                            # on roll after it turned round, counted in the root's stake
+                            i = best_play0(b, d1r, d2r, ch, buf, bp, aw[2:], _seen_by(stakes, 1 - side, aw, cube, owner),
+                                           cube0, cf)
                         else:  # 1 ply: cubeless (the branch above is not compiled)
                             i = choose1(b, d1r, d2r, ch, buf, bp)
                         _remember(choices, code, i, mb, b, bp)
