@@ -289,10 +289,7 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
     ``jobs`` worker processes or the Dask scheduler ``dask`` label the parts (the same files)."""
     run = Path(run)
     t0 = time.time()
-    src = run / "data" / "positions.npz"
-    if not src.is_file():
-        raise PipelineError(f"{src}: no positions; run the selfplay stage first")
-    boards = load_npz(src, "boards")["boards"]
+    boards = _positions(run, "")
     parts = run / "data" / "labels"
     key = _label_key(cfg, weights=_weights_tag(cfg.weights))  # each part checks its own rows
     _claim(parts, key)
@@ -308,6 +305,14 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
                    weights=key["weights"], targets_sha256=array_tag(targets))
 
 
+def _positions(run: Path, how: str) -> np.ndarray:
+    """The boards of the run's ``data/positions.npz`` (the selfplay stage's, made ``how``)."""
+    src = run / "data" / "positions.npz"
+    if not src.is_file():
+        raise PipelineError(f"{src}: no positions; run the selfplay stage first{how}")
+    return load_npz(src, "boards")["boards"]
+
+
 def run_racelabel(run: str | Path, cfg: RaceLabelConfig = RaceLabelConfig(), echo: Echo = None,
                   max_chunks: Optional[int] = None) -> Optional[dict]:
     """Label the race positions of ``data/positions.npz`` (``selfplay --classes race``) with
@@ -315,13 +320,10 @@ def run_racelabel(run: str | Path, cfg: RaceLabelConfig = RaceLabelConfig(), ech
     write ``data/labelled.npz`` (it takes the label stage's place in a race run folder)."""
     run = Path(run)
     t0 = time.time()
-    src = run / "data" / "positions.npz"
-    if not src.is_file():
-        raise PipelineError(f"{src}: no positions; run the selfplay stage first (--classes race)")
-    boards = load_npz(src, "boards")["boards"]
+    boards = _positions(run, " (--classes race)")
     races = net_classes(boards) == NET_NAMES.index("race")
     if not races.all():
-        raise PipelineError(f"{src}: {int((~races).sum())} positions are not races; make them with "
+        raise PipelineError(f"{run / 'data' / 'positions.npz'}: {int((~races).sum())} positions are not races; make them with "
                             "selfplay --classes race")
     if cfg.trials < 1 or cfg.chunk < 1 or cfg.ply not in (0, 1):
         raise PipelineError("racelabel: trials and chunk must be 1 or more, ply 0 or 1")

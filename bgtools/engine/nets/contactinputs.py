@@ -57,6 +57,7 @@ import numpy as np
 
 from bgtools.core.dice import ROLLS, ROLL_WAYS
 from bgtools.core.movegen import generate_boards, new_move_buffers
+from bgtools.engine.nets.features import held_mask
 
 __all__ = [
     "N_EXTRA_SIDE",
@@ -227,16 +228,6 @@ def enter_loss(opp) -> int:
             elif ca and cb:
                 total += a + b
     return total
-
-
-@nb.njit(cache=True)
-def held_mask(opp) -> int:
-    """Bit ``t`` set when the other side holds our point ``t`` (0..23)."""
-    m = 0
-    for t in range(24):
-        if opp[23 - t] >= 2:
-            m |= 1 << t
-    return m
 
 
 @nb.njit(cache=True)

@@ -33,6 +33,7 @@ from bgtools.core.dice import ROLL_PAIRS
 from bgtools.core.movegen import rearmost
 
 __all__ = [
+    "held_mask",
     "NET_CONTACT",
     "NET_CRASHED",
     "NET_RACE",
@@ -193,7 +194,7 @@ _ESCAPES = _escape_table()
 
 
 @nb.njit(cache=True)
-def _blocked_mask(opp) -> int:
+def held_mask(opp) -> int:
     """Bit ``t`` set when the other side holds our point ``t`` (0..23)."""
     m = 0
     for t in range(24):
@@ -211,7 +212,7 @@ def _escapes_m(blocked, p) -> int:
 def _escapes(side, opp, p) -> int:
     """Rolls (of 36) that carry a checker of ``side`` at slot ``p`` past the other side's
     made points within the next 12 pips (36 when there are none)."""
-    return _escapes_m(_blocked_mask(opp), p)
+    return _escapes_m(held_mask(opp), p)
 
 
 @nb.njit(cache=True)
@@ -224,7 +225,7 @@ def _side_features(side, opp, out, k) -> None:
         if side[i] > 0:
             back = i
             break
-    blocked = _blocked_mask(opp)
+    blocked = held_mask(opp)
     out[k + 2] = _escapes_m(blocked, back) / 36.0 if back >= 0 else 1.0
     cont = 36
     for p in range(12, 24):
