@@ -115,3 +115,25 @@ def test_money_cubeful_monotone_in_wins(p):
     q[0] = min(0.999, p[0] + 0.05)  # more wins; same gammons won, the losses' mix kept
     q[3:] = p[3:] * (1 - q[0]) / (1 - p[0])
     assert cubeful_equity(q) >= cubeful_equity(p) - 1e-12
+
+
+def test_cube_decision_applies_the_jacoby_rule_it_is_given():
+    """Money with Jacoby: while the cube is centred a gammon counts single, so a gammonish
+    position is worth less not doubling; once doubled (double/take) gammons count again."""
+    from dataclasses import replace
+
+    from bgtools.engine.cubeful.cubeaction import money_cubeful
+
+    p = np.array([0.62, 0.30, 0.02, 0.12, 0.01])
+    plain, jac = CubeInfo(), CubeInfo(jacoby=True)
+    d0, d1 = cube_decision(p, plain), cube_decision(p, jac)
+    assert d1.nd < d0.nd - 0.05  # the gammons (0.30 for, 0.12 against) no longer count centred
+    assert d1.nd == pytest.approx(money_cubeful(p, 0, 0.68, True))
+    assert d0.nd == pytest.approx(money_cubeful(p, 0, 0.68, False))
+    assert d1.dt == pytest.approx(d0.dt) and d1.dp == d0.dp == 1.0  # the opponent owns a turned cube
+    assert cubeful_equity(p, jac) == pytest.approx(d1.nd)
+    # the same rule read from a money MatchState, and not applied when the cube is owned
+    st0 = MatchState()  # money, cube centred
+    assert cube_decision(p, replace(st0, jacoby=True)).nd == pytest.approx(d1.nd)
+    assert cube_decision(p, replace(st0, jacoby=False)).nd == pytest.approx(d0.nd)
+    assert cubeful_equity(p, CubeInfo(owner=1, jacoby=True)) == pytest.approx(cubeful_equity(p, CubeInfo(owner=1)))

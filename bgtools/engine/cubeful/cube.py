@@ -424,12 +424,13 @@ def cubeful_equity(probs, state=None, x: float = 0.68, met: MatchEquityTable | N
     """Cubeful value of cubeless ``probs`` for the player on roll, not doubling now.
 
     ``state`` is a :class:`CubeInfo`, a :class:`~bgtools.core.matchstate.MatchState` or None
-    (money, cube centred).  Money: points; match: match winning chance.
+    (money, cube centred).  Money: points, under the money rules ``state`` carries (with
+    Jacoby a gammon counts single while the cube is centred); match: match winning chance.
     """
     info = state if isinstance(state, CubeInfo) else CubeInfo.from_state(state)
     met = met or load_met()
     p = _check(probs, info, met)
-    return float(cubeful_value(p, info.with_rules(jacoby=False).args(met), x))  # (the Jacoby rule not applied)
+    return float(cubeful_value(p, info.args(met), x))
 
 
 def cube_decision(probs: Sequence[float] | np.ndarray, state: MatchState | CubeInfo | None = None, x: float = 0.68,
@@ -439,5 +440,5 @@ def cube_decision(probs: Sequence[float] | np.ndarray, state: MatchState | CubeI
     met = met or load_met()
     p = _check(probs, info, met)
     out = np.zeros(4, np.float64)
-    code = cube_values(p, info.with_rules(jacoby=False).args(met), x, out)  # (the Jacoby rule not applied)
+    code = cube_values(p, info.args(met), x, out)
     return CubeDecision(float(out[0]), float(out[1]), float(out[2]), ACTIONS[code], bool(out[3] > 0.5))
