@@ -17,6 +17,7 @@ uninterrupted run (:func:`completed_parts`, :func:`join_parts`).
 from __future__ import annotations
 
 import csv
+import io
 import json
 import time
 from pathlib import Path
@@ -96,14 +97,34 @@ def join_parts(folder: str | Path, n_parts: int, limit: int | None = None) -> di
 
 
 def append_log(path: str | Path, row: dict) -> None:
-    """Append ``row`` to a CSV log (header written with the first row)."""
+    """Append ``row`` to a CSV log (header written with the first row).  The columns are the
+    header's: a row without some of them leaves them empty, and a row with new ones (a stage
+    resumed by a newer version that logs more) widens the header, the earlier rows kept with
+    those cells empty (the file rewritten atomically), so every row stays under its names."""
     path = Path(path)
-    new = not path.exists()
-    with open(path, "a", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=list(row))
-        if new:
+    header: list[str] = []
+    if path.exists():
+        with open(path, newline="", encoding="utf-8") as f:
+            header = next(csv.reader(f), [])
+    if not header:
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=list(row))
             w.writeheader()
+            w.writerow(row)
+        return
+    extra = [k for k in row if k not in header]
+    if extra:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, fieldnames=header + extra, restval="")
+        w.writeheader()
+        w.writerows(rows)
         w.writerow(row)
+        atomic_write(path, buf.getvalue().encode("utf-8"))  # (bytes: the csv module's line ends kept)
+        return
+    with open(path, "a", newline="", encoding="utf-8") as f:
+        csv.DictWriter(f, fieldnames=header, restval="").writerow(row)
 
 
 def write_manifest(path: str | Path, stage: str, config: dict, started: float, **facts) -> dict:
