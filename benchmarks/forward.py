@@ -104,7 +104,7 @@ def make_kernels(nnm, incm, chm):
         for i in range(X.shape[0]):
             c = cls[i]
             W1 = net.W1s[c]
-            first_layer(X[i], W1.shape[0], W1, net.b1s[c], ev.h)
+            first_layer(X[i], W1.shape[0], W1, net.b1s[c], ev.h, ev.idx)
             hidden_out(ev.h, net.W2s[c], net.b2s[c], ev.y)
             for o in range(5):
                 out[i, o] = ev.y[o]

@@ -68,8 +68,9 @@ def _moves_and_nets(ch: Chooser) -> None:
     y = np.zeros(5, np.float32)
     c = encode(b, x)
     W1 = net.W1s[c]
-    forward_row(x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], h, y)
-    delta_layer(x, x.copy(), W1.shape[0], W1, h.copy(), h)
+    idx = np.zeros(MAX_INPUTS, np.int32)
+    forward_row(x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], h, y, idx)
+    delta_layer(x, x.copy(), W1.shape[0], W1, h.copy(), h, idx)
     p = np.zeros(5)
     game_over_probs(b, p)
     is_contact(b)

@@ -62,7 +62,7 @@ def _update(board, target, alpha, net, ev, dh) -> None:
     b2 = net.b2s[c]
     nin = W1.shape[0]
     nh = W1.shape[1]
-    forward_row(x, nin, W1, b1, W2, b2, h, y)
+    forward_row(x, nin, W1, b1, W2, b2, h, y, ev.idx)
     d = np.empty(5, np.float32)
     for o in range(5):
         d[o] = target[o] - y[o]

@@ -31,6 +31,7 @@ class IncBase(NamedTuple):
     x: np.ndarray  #: float32[MAX_INPUTS]
     h: np.ndarray  #: float32[largest hidden layer] (pre-activations, before the sigmoid)
     cls: np.ndarray  #: int64[1]: the base's net class, -1 while none is set
+    idx: np.ndarray  #: int32[MAX_INPUTS] scratch: the inputs that differ (see :func:`delta_layer`)
 
 
 @nb.njit(cache=True)
@@ -39,7 +40,8 @@ def new_inc_base(net):
     nh = 1
     for c in range(3):
         nh = max(nh, net.W1s[c].shape[1])
-    return IncBase(np.zeros(MAX_INPUTS, np.float32), np.zeros(nh, np.float32), np.full(1, -1, np.int64))
+    return IncBase(np.zeros(MAX_INPUTS, np.float32), np.zeros(nh, np.float32), np.full(1, -1, np.int64),
+                   np.zeros(MAX_INPUTS, np.int32))
 
 
 @nb.njit(cache=True, inline="always")
@@ -47,23 +49,29 @@ def set_base(board, net, base) -> None:
     """Make ``board`` (``[1]`` on roll, a game not over) the base of the next siblings."""
     c = encode(board, base.x)
     W1 = net.W1s[c]
-    first_layer(base.x, W1.shape[0], W1, net.b1s[c], base.h)
+    first_layer(base.x, W1.shape[0], W1, net.b1s[c], base.h, base.idx)
     base.cls[0] = c
 
 
 @nb.njit(cache=True, fastmath=True)
-def delta_layer(x, bx, nin, W1, bh, h) -> None:
+def delta_layer(x, bx, nin, W1, bh, h, idx) -> None:
     """``h[:hidden] = bh + (x - bx)[:nin] @ W1``: the base's pre-activations ``bh`` (inputs
-    ``bx``) updated by the rows of ``W1`` whose inputs differ in ``x``.  Called, not inlined,
-    to keep its own fastmath flags (see :func:`bgtools.engine.nets.nn.first_layer`)."""
+    ``bx``) updated by the rows of ``W1`` whose inputs differ in ``x``, in increasing order
+    (``idx``: int32 scratch; the list is made without a branch per input, as
+    :func:`bgtools.engine.nets.nn.nonzero_list`).  Called, not inlined, to keep its own
+    fastmath flags (see :func:`bgtools.engine.nets.nn.first_layer`)."""
     nh = W1.shape[1]
     for k in range(nh):
         h[k] = bh[k]
+    m = 0
     for j in range(nin):
+        idx[m] = j
+        m += x[j] != bx[j]
+    for t in range(m):
+        j = idx[t]
         dv = x[j] - bx[j]
-        if dv != 0.0:
-            for k in range(nh):
-                h[k] += dv * W1[j, k]
+        for k in range(nh):
+            h[k] += dv * W1[j, k]
 
 
 @nb.njit(cache=True, inline="always")
@@ -76,9 +84,9 @@ def net_probs_inc(board, net, ev, base, out) -> int:
     W1 = net.W1s[c]
     nin = W1.shape[0]
     if c == base.cls[0]:
-        delta_layer(x, base.x, nin, W1, base.h, h)
+        delta_layer(x, base.x, nin, W1, base.h, h, ev.idx)
     else:
-        first_layer(x, nin, W1, net.b1s[c], h)
+        first_layer(x, nin, W1, net.b1s[c], h, ev.idx)
     hidden_out(h, net.W2s[c], net.b2s[c], ev.y)
     for o in range(5):
         out[o] = ev.y[o]

@@ -67,6 +67,7 @@ class EvalBuffers(NamedTuple):
     x: np.ndarray  #: float32[MAX_INPUTS]
     h: np.ndarray  #: float32[largest hidden layer]
     y: np.ndarray  #: float32[5]
+    idx: np.ndarray  #: int32[MAX_INPUTS] the first layer's list of non-zero inputs
 
 
 @dataclass(frozen=True)
@@ -182,17 +183,32 @@ def sigmoid(v):
 # first_layer and hidden_out are called, not inlined: Numba's inline="always" compiles the
 # inlined code with the caller's flags, and the chooser's kernels have no fastmath, without
 # which the dot products below do not vectorise (the call costs a few nanoseconds)
+@nb.njit(cache=True, inline="always")
+def nonzero_list(x, nin, idx) -> int:
+    """The indices ``j < nin`` with ``x[j] != 0`` into ``idx``, in increasing order; returns
+    how many.  Branch-free: a test per input whose outcome the processor cannot predict
+    (about half of a board's inputs are zero, in no pattern) cost more than the rows it skipped."""
+    m = 0
+    for j in range(nin):
+        idx[m] = j
+        m += x[j] != 0.0
+    return m
+
+
 @nb.njit(cache=True, fastmath=True)
-def first_layer(x, nin, W1, b1, h) -> None:
-    """The hidden pre-activations ``h[:hidden] = b1 + x[:nin] @ W1`` (zero inputs skipped)."""
+def first_layer(x, nin, W1, b1, h, idx) -> None:
+    """The hidden pre-activations ``h[:hidden] = b1 + x[:nin] @ W1`` (zero inputs skipped;
+    ``idx``: int32 scratch of ``nin`` or more).  The rows are added in increasing order, so
+    the sums are the same as a plain loop's, to the bit."""
     nh = W1.shape[1]
     for k in range(nh):
         h[k] = b1[k]
-    for j in range(nin):
+    m = nonzero_list(x, nin, idx)
+    for t in range(m):
+        j = idx[t]
         v = x[j]
-        if v != 0.0:
-            for k in range(nh):
-                h[k] += v * W1[j, k]
+        for k in range(nh):
+            h[k] += v * W1[j, k]
 
 
 @nb.njit(cache=True, fastmath=True, error_model="numpy")
@@ -211,9 +227,10 @@ def hidden_out(h, W2, b2, y) -> None:
 
 
 @nb.njit(cache=True, fastmath=True)
-def forward_row(x, nin, W1, b1, W2, b2, h, y) -> None:
-    """One row: hidden activations into ``h``, the five raw sigmoid outputs into ``y``."""
-    first_layer(x, nin, W1, b1, h)
+def forward_row(x, nin, W1, b1, W2, b2, h, y, idx) -> None:
+    """One row: hidden activations into ``h``, the five raw sigmoid outputs into ``y``
+    (``idx``: :func:`first_layer`'s scratch)."""
+    first_layer(x, nin, W1, b1, h, idx)
     hidden_out(h, W2, b2, y)
 
 
@@ -235,8 +252,9 @@ def nn_forward(X, W1, b1, W2, b2):
     out = np.empty((n, 5), np.float64)
     h = np.empty(W1.shape[1], np.float32)
     y = np.empty(5, np.float32)
+    idx = np.empty(W1.shape[0], np.int32)
     for i in range(n):
-        forward_row(X[i], W1.shape[0], W1, b1, W2, b2, h, y)
+        forward_row(X[i], W1.shape[0], W1, b1, W2, b2, h, y, idx)
         for o in range(5):
             out[i, o] = y[o]
     return out
@@ -276,7 +294,8 @@ def new_eval_buffers(net):
     nh = 1
     for c in range(3):
         nh = max(nh, net.W1s[c].shape[1])
-    return EvalBuffers(np.zeros(MAX_INPUTS, np.float32), np.empty(nh, np.float32), np.empty(5, np.float32))
+    return EvalBuffers(np.zeros(MAX_INPUTS, np.float32), np.empty(nh, np.float32), np.empty(5, np.float32),
+                       np.zeros(MAX_INPUTS, np.int32))
 
 
 # ``inline="always"`` on the per-board helpers: a kernel that takes bundles (Net,
@@ -287,7 +306,7 @@ def net_probs(board, net, ev, out) -> int:
     (float64[5]), clipped to consistent cumulative probabilities; return the net class."""
     c = encode(board, ev.x)
     W1 = net.W1s[c]
-    forward_row(ev.x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], ev.h, ev.y)
+    forward_row(ev.x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], ev.h, ev.y, ev.idx)
     for o in range(5):
         out[o] = ev.y[o]
     make_consistent(out)

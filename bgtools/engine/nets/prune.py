@@ -350,7 +350,13 @@ def prune_keep(values, n, keep, top) -> int:
         top[q] = c
         if t < keep:
             t += 1
-    top[:t].sort()
+    for a in range(1, t):  # into increasing order (a few entries: no call to a general sort)
+        ta = top[a]
+        q = a
+        while q > 0 and top[q - 1] > ta:
+            top[q] = top[q - 1]
+            q -= 1
+        top[q] = ta
     return t
 
 
