@@ -44,10 +44,12 @@ Escapes (``escapes``) follow ``features``' rule: a roll escapes from point ``p``
 checker can land beyond the lowest point the other side holds within the 12 pips ahead,
 stopping only on points he does not hold; 36 when he holds none there.
 
-The hit kernels generate the other side's legal plays (the rules' own move generator) for each
-of the 21 rolls that could reach one of our blots, so they are exact, and the costly part
-(``benchmarks/new_inputs_cost.py``).  Not computed: free pips and the escapes of the rearmost checker
-(the latter is already an input of the shipped encoder).
+The hit inputs come from :mod:`bgtools.engine.nets.hitstats`: bit-mask rules for each of the
+21 rolls, exact (they equal the other side's legal plays from the rules' move generator, which
+plays out the rare rolls the rules leave open); containment reads a table of :func:`escapes`
+for every pattern of held points ahead, and mobility counts open points by bits.  All 18 inputs
+a side cost under 2 us a board (``benchmarks/new_inputs_cost.py``).  Not computed: free pips and
+the escapes of the rearmost checker (the latter is already an input of the shipped encoder).
 """
 
 from __future__ import annotations
@@ -244,12 +246,11 @@ def containment(me, opp) -> int:
 def mobility(me, opp) -> int:
     """Checker-and-die pairs whose landing point is on the board and not held by ``opp``."""
     free = ~held_mask(opp) & 0xFFFFFF
-    n = 0
-    for i in range(1, 25):
-        if me[i]:
-            # the open points among the six below i (those below 0 are off the board)
-            w = (free >> (i - 6)) & 63 if i >= 6 else free & ((1 << i) - 1)
-            n += me[i] * _POP6[w]
+    # the open points among the six below each point (those below 0 are off the board)
+    n = me[1] * _POP6[free & 1] + me[2] * _POP6[free & 3] + me[3] * _POP6[free & 7]
+    n += me[4] * _POP6[free & 15] + me[5] * _POP6[free & 31]
+    for i in range(6, 25):
+        n += me[i] * _POP6[(free >> (i - 6)) & 63]
     return n
 
 
