@@ -466,8 +466,9 @@ def hit_stats_exact(me, opp, buf):
 @nb.njit(cache=True)
 def hit_stats(me, opp, buf):
     """(rolls of 36 with a hit, rolls with a double hit, sum over the 36 of the most pips lost)
-    when ``opp`` is on roll against ``me``; ``buf``: move buffers (``new_move_buffers()``), used
-    only for the rolls the bit-mask rules leave to the move generator."""
+    when ``opp`` is on roll against ``me``; ``buf``: move buffers (``new_move_buffers()``) for
+    the rolls the bit-mask rules leave to the move generator, and its ``work`` array as scratch
+    (what ``buf`` held before is not kept)."""
     blots = 0
     blocked = 0
     for x in range(24):
