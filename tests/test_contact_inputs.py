@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bgtools.core.movegen import new_move_buffers
+from bgtools.core.movegen import generate, new_move_buffers
+from bgtools.core.position import Position
 from bgtools.engine.nets import contactinputs as ci
 from bgtools.engine.nets.features import N_SIDE_CONTACT, NET_CONTACT, encode
+from bgtools.engine.nets.hitstats import hit_stats_exact
 
 
 def side(**pts: int) -> np.ndarray:
@@ -227,3 +229,107 @@ def test_hit_kernel_matches_every_legal_play():
         assert ci.hit_stats(me, opp, BUF) == (h1, h2, lost)
         doubles += h2 > 0
     assert doubles >= 3  # positions with double hits were among them
+
+
+def varied_boards(n: int, seed: int) -> np.ndarray:
+    """Legal-looking boards of many kinds: spread, primes, bearing in and off, crashed sides,
+    checkers on the bar, extra blots far back."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        b = np.zeros((2, 25), np.int8)
+        style = int(rng.integers(0, 5))
+        bearer = int(rng.integers(0, 2))
+        for s in range(2):
+            other = b[1 - s]
+            total = 15 - (int(rng.integers(0, 15)) if rng.random() < 0.3 else 0)
+            placed = 0
+            if style == 1 and rng.random() < 0.7:  # a prime of 3 to 6 points
+                k = int(rng.integers(3, 7))
+                lo = int(rng.integers(0, 25 - k))
+                for i in range(lo, lo + k):
+                    if other[23 - i] == 0 and placed + 2 <= total:
+                        b[s, i] = 2
+                        placed += 2
+            nbar = min(int(rng.integers(1, 4)) if rng.random() < 0.2 else 0, total - placed)
+            b[s, 24] += nbar
+            placed += nbar
+            hi = 24
+            if style == 2 and s == bearer:
+                hi = 6  # bearing in or off
+            elif style == 3 and rng.random() < 0.6:
+                hi = int(rng.integers(2, 8))  # crashed onto the low points
+            w = rng.random(hi) ** 3
+            for _ in range(200):
+                if placed == total:
+                    break
+                i = int(rng.choice(hi, p=w / w.sum()))
+                if other[23 - i] == 0:
+                    b[s, i] += 1
+                    placed += 1
+            if style == 4:  # blots far back
+                for _ in range(int(rng.integers(1, 3))):
+                    i = int(rng.integers(12, 24))
+                    if other[23 - i] == 0 and b[s].sum() < 15:
+                        b[s, i] += 1
+        if b[0].sum() and b[1].sum():
+            out.append(b)
+    return np.stack(out)
+
+
+def random_play_boards(games: int, seed: int) -> np.ndarray:
+    """The positions (side on roll as ``[1]``) of games of random legal plays."""
+    rng = np.random.default_rng(seed)
+    buf = new_move_buffers()
+    out = []
+    for _ in range(games):
+        b = Position.initial().to_array()
+        while b[0].sum() and b[1].sum():
+            out.append(b)
+            d1, d2 = sorted(int(x) for x in rng.integers(1, 7, 2))[::-1]
+            n = generate(b, d1, d2, buf)
+            after = buf.boards[int(rng.integers(0, n))] if n else b
+            b = np.ascontiguousarray(after[::-1])
+    return np.stack(out)
+
+
+def assert_hits_exact(boards: np.ndarray) -> int:
+    """The bit-mask hit kernel equals the move generator's figures for both sides of every
+    board, and so do ``encode_extra``'s hit inputs, bit for bit; returns the boards with a
+    double hit."""
+    x = ci.encode_extra_batch(boards)
+    n = ci.N_EXTRA_SIDE
+    k = col("hit")
+    doubles = 0
+    for i, b in enumerate(boards):
+        for half, (me, opp) in enumerate(((b[1], b[0]), (b[0], b[1]))):
+            want = hit_stats_exact(me, opp, BUF)
+            assert ci.hit_stats(me, opp, BUF) == want, (b.tolist(), half)
+            h1, h2, lost = want
+            got = x[i, half * n + k:half * n + k + 3]
+            assert got.tobytes() == np.array([h1 / 36.0, h2 / 36.0, lost / 360.0], np.float32).tobytes()
+            doubles += h2 > 0
+    return doubles
+
+
+def test_hits_equal_the_generator_on_varied_boards():
+    boards = varied_boards(4000, 37)
+    assert (boards[:, :, 24] > 0).any(axis=1).sum() > 500  # many with checkers on the bar
+    assert assert_hits_exact(boards) > 500
+
+
+def test_hits_equal_the_generator_in_random_games():
+    boards = random_play_boards(60, 38)
+    assert len(boards) > 2000
+    assert assert_hits_exact(boards) > 50
+
+
+def test_containment_and_mobility_tables_follow_the_direct_rules():
+    """containment's escape table and mobility's bit count against the rules read directly."""
+    for b in varied_boards(1000, 39):
+        for me, opp in ((b[1], b[0]), (b[0], b[1])):
+            mask = ci.held_mask(opp)
+            back = ci.back_checker(me)
+            assert ci.containment(me, opp) == min([ci.escapes(mask, p) for p in range(12, back + 1)] + [36])
+            want = sum(int(me[i]) for i in range(25) for d in range(1, 7) if i - d >= 0 and not (mask >> (i - d)) & 1)
+            assert ci.mobility(me, opp) == want

@@ -44,10 +44,12 @@ Escapes (``escapes``) follow ``features``' rule: a roll escapes from point ``p``
 checker can land beyond the lowest point the other side holds within the 12 pips ahead,
 stopping only on points he does not hold; 36 when he holds none there.
 
-The hit kernels generate the other side's legal plays (the rules' own move generator) for each
-of the 21 rolls that could reach one of our blots, so they are exact, and the costly part
-(``benchmarks/new_inputs_cost.py``).  Not computed: free pips and the escapes of the rearmost checker
-(the latter is already an input of the shipped encoder).
+The hit inputs come from :mod:`bgtools.engine.nets.hitstats`: bit-mask rules for each of the
+21 rolls, exact (they equal the other side's legal plays from the rules' move generator, which
+plays out the rare rolls the rules leave open); containment reads a table of :func:`escapes`
+for every pattern of held points ahead, and mobility counts open points by bits.  All 18 inputs
+a side cost under 2 us a board (``benchmarks/new_inputs_cost.py``).  Not computed: free pips and
+the escapes of the rearmost checker (the latter is already an input of the shipped encoder).
 """
 
 from __future__ import annotations
@@ -55,9 +57,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from bgtools.core.dice import ROLLS, ROLL_WAYS
-from bgtools.core.movegen import generate_boards, new_move_buffers
+from bgtools.core.movegen import new_move_buffers
 from bgtools.engine.nets.features import held_mask
+from bgtools.engine.nets.hitstats import hit_stats
 
 __all__ = [
     "N_EXTRA_SIDE",
@@ -141,63 +143,6 @@ def forward_anchor(me) -> int:
 
 
 @nb.njit(cache=True)
-def hit_stats(me, opp, buf):
-    """(rolls of 36 with a hit, rolls with a double hit, sum over the 36 of the most pips lost)
-    when ``opp`` is on roll against ``me``; ``buf``: move buffers (``new_move_buffers()``)."""
-    # reach: bit k set when some checker of the other side is k pips behind one of our blots (a
-    # roll can hit only if one of its partial sums is such a distance: the rolls that cannot
-    # are skipped without generating their plays)
-    reach = 0
-    for i in range(24):
-        if me[i] == 1:
-            t = 23 - i  # the blot's point in his numbering
-            for j in range(t + 1, 25):
-                if opp[j] > 0:
-                    reach |= 1 << (j - t)
-    if reach == 0:
-        return 0, 0, 0
-    board = np.empty((2, 25), np.int8)
-    pips0 = 0
-    for i in range(25):
-        board[0, i] = me[i]
-        board[1, i] = opp[i]
-        pips0 += (i + 1) * me[i]
-    bar0 = me[24]
-    hit1 = 0
-    hit2 = 0
-    lost = 0
-    for r in range(ROLLS.shape[0]):
-        a = ROLLS[r, 0]
-        b = ROLLS[r, 1]
-        if a == b:
-            sums = (1 << a) | (1 << (2 * a)) | (1 << (3 * a)) | (1 << (4 * a))
-        else:
-            sums = (1 << a) | (1 << b) | (1 << (a + b))
-        if reach & sums == 0:
-            continue
-        n = generate_boards(board, a, b, buf)
-        most_hit = 0
-        most_lost = 0
-        for j in range(n):
-            after = buf.boards[j, 0]
-            h = after[24] - bar0
-            if h > most_hit:
-                most_hit = h
-            pips = 0
-            for i in range(25):
-                pips += (i + 1) * after[i]
-            if pips - pips0 > most_lost:
-                most_lost = pips - pips0
-        w = ROLL_WAYS[r]
-        if most_hit >= 1:
-            hit1 += w
-        if most_hit >= 2:
-            hit2 += w
-        lost += w * most_lost
-    return hit1, hit2, lost
-
-
-@nb.njit(cache=True)
 def _closed_home(opp) -> int:
     c = 0
     for j in range(6):
@@ -270,13 +215,28 @@ def escapes(mask, p) -> int:
 
 
 @nb.njit(cache=True)
+def _escape_table():
+    """:func:`escapes` for every pattern of held points in the 12 pips ahead (index bit ``k``
+    = a point ``12 - k`` pips ahead is held): the rule does not depend on where it is read."""
+    table = np.empty(4096, np.int64)
+    for w in range(4096):
+        table[w] = escapes(w, 12)
+    return table
+
+
+_ESCAPES = _escape_table()
+# bits 0..5 set in each 6-bit number
+_POP6 = np.array([bin(i).count("1") for i in range(64)], np.int64)
+
+
+@nb.njit(cache=True)
 def containment(me, opp) -> int:
     """Fewest escapes over our points 12 .. our rearmost checker; 36 when it is below 12."""
     back = _rear(me)
     mask = held_mask(opp)
     best = 36
     for p in range(12, back + 1):
-        e = escapes(mask, p)
+        e = _ESCAPES[(mask >> (p - 12)) & 0xFFF]
         if e < best:
             best = e
     return best
@@ -285,15 +245,12 @@ def containment(me, opp) -> int:
 @nb.njit(cache=True)
 def mobility(me, opp) -> int:
     """Checker-and-die pairs whose landing point is on the board and not held by ``opp``."""
-    mask = held_mask(opp)
-    n = 0
-    for i in range(25):
-        if me[i] == 0:
-            continue
-        for d in range(1, 7):
-            t = i - d
-            if t >= 0 and not _held(mask, t):
-                n += me[i]
+    free = ~held_mask(opp) & 0xFFFFFF
+    # the open points among the six below each point (those below 0 are off the board)
+    n = me[1] * _POP6[free & 1] + me[2] * _POP6[free & 3] + me[3] * _POP6[free & 7]
+    n += me[4] * _POP6[free & 15] + me[5] * _POP6[free & 31]
+    for i in range(6, 25):
+        n += me[i] * _POP6[(free >> (i - 6)) & 63]
     return n
 
 
