@@ -91,6 +91,7 @@ class RaceLabelConfig:
     weights: Optional[str] = None  #: the net that plays the rollouts
     chunk: int = 1_000  #: positions per part file
     ply: int = 0  #: the rollout players' search: 0 or 1 (about 20 times the cost)
+    vr: bool = False  #: variance reduction (``racedata``'s module notes)
 
 
 @dataclass(frozen=True)
@@ -329,13 +330,14 @@ def run_racelabel(run: str | Path, cfg: RaceLabelConfig = RaceLabelConfig(), ech
         raise PipelineError("racelabel: trials and chunk must be 1 or more, ply 0 or 1")
     parts = run / "data" / "racelabels"
     key = {**asdict(cfg), "weights": _weights_tag(cfg.weights)}
-    if not cfg.ply:
-        key.pop("ply")  # (folders made before the option resume as they are)
+    for opt in ("ply", "vr"):
+        if not key[opt]:
+            key.pop(opt)  # (folders made before the option resume as they are)
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
     done = race_label_chunks(boards, w, parts, cfg.trials, cfg.seed, cfg.chunk, max_chunks,
-                             _part_logger(run, "racelabel", echo, 1), cfg.ply)
+                             _part_logger(run, "racelabel", echo, 1), cfg.ply, cfg.vr)
     if done < n_parts:
         return None
     targets = join_parts(parts, n_parts)["targets"]

@@ -8,6 +8,17 @@ databases) and takes that value.  The target is the mean of the five cumulative 
 the trials, from the root player's side.  A position the databases value is labelled from them
 directly ("bear-off positions exactly").
 
+Variance reduction (``vr``; the rollout engine's method, after Jellyfish and gnubg, in a kernel
+of its own here): before each roll of a trial the mover's 0-ply play for each of the 21 rolls
+is found (:func:`bgtools.engine.chooser.best_play0`) and the resulting position valued
+statically (exactly where the databases value it); the luck of the roll that came, its five
+outputs minus their mean over the 36 rolls, is added up from the root player's side and
+subtracted from the trial's result.  Each luck term has mean zero whatever the position, so the
+target stays unbiased; with exact static values every trial gives the exact value.  The dice
+are the same as without it (the luck draws no random numbers).  At 1 ply the players still
+choose at 1 ply and the luck is measured by the 0-ply plays.  The root's 21 plays are found
+once per row, not once per trial.
+
 Row ``i`` of a data set draws its dice from seed ``(seed * 1_000_003 + i) mod 2**32`` whatever
 part it falls in, so parts can be labelled in any order, stopped and resumed, and give the same
 bytes.  Only our own nets and databases are used.
@@ -22,14 +33,15 @@ from typing import Callable, Optional
 import numba as nb
 import numpy as np
 
+from bgtools.core.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS
 from bgtools.engine.bearoff import load_databases
-from bgtools.engine.chooser import choose, exact_probs, make_chooser, new_chooser_buffers, swap_into
-from bgtools.engine.nets.nn import Weights
+from bgtools.engine.chooser import best_play0, choose, exact_probs, make_chooser, new_chooser_buffers, swap_into
+from bgtools.engine.nets.nn import Weights, equity_from_probs
 from bgtools.engine.play import MAX_TURNS
 from bgtools.training.datasets import load_npz, part_path, save_npz
 from bgtools.training.label import array_tag
 
-__all__ = ["row_seed", "race_rollout_targets", "race_label_chunks"]
+__all__ = ["row_seed", "race_rollout_targets", "race_rollout_stats", "race_label_chunks"]
 
 
 @nb.njit(cache=True)
@@ -53,74 +65,178 @@ def _root_view(p, root_on_roll, acc) -> None:
 
 
 @nb.njit(cache=True)
-def _race_rollout_kernel(ch, boards, first_row, trials, seed):
+def _add_luck(p, mean, root_on_roll, luck) -> None:
+    """Add ``p - mean`` (outputs of the side on roll after the roll) to ``luck`` seen from the
+    root player (win turned round, the gammon outputs exchanged)."""
+    if root_on_roll:
+        for k in range(5):
+            luck[k] += p[k] - mean[k]
+    else:
+        luck[0] -= p[0] - mean[0]
+        luck[1] += p[3] - mean[3]
+        luck[2] += p[4] - mean[4]
+        luck[3] += p[1] - mean[1]
+        luck[4] += p[2] - mean[2]
+
+
+@nb.njit(cache=True)
+def _all_rolls(board, ch, buf, done, bp, vr_p, vr_b, vr_has, mean) -> None:
+    """The mover's (``board[1]``) 0-ply play for each of the 21 rolls: the resulting boards
+    (his side ``[1]``) in ``vr_b``, whether one is legal in ``vr_has``, their static outputs
+    for the opponent on roll in ``vr_p``, and the mean over the 36 rolls in ``mean``."""
+    done[0] = 0
+    done[1] = 0
+    mb = buf.mine.boards
+    for q in range(21):
+        i = best_play0(board, ROLLS[q, 0], ROLLS[q, 1], ch, buf, bp, done, None, 1, False)
+        vr_has[q] = i >= 0
+        if i >= 0:
+            vr_b[q] = mb[i]
+        vr_p[q] = bp
+    for k in range(5):
+        m = 0.0
+        for q in range(21):
+            m += ROLL_WEIGHTS[q] * vr_p[q, k]
+        mean[k] = m
+
+
+@nb.njit(cache=True)
+def _race_rollout_kernel(ch, boards, first_row, trials, seed, vr):
     n = boards.shape[0]
     out = np.zeros((n, 5), np.float64)
+    sd = np.zeros(n, np.float64)  # per-trial standard deviation of the cubeless equity
     buf = new_chooser_buffers(ch.net)
     bp = np.empty(5, np.float64)
     p = np.empty(5, np.float64)
     acc = np.zeros(5, np.float64)
+    res = np.zeros(5, np.float64)
+    luck = np.zeros(5, np.float64)
     board = np.empty((2, 25), np.int8)
+    done = np.zeros(2, np.int64)
+    mean = np.zeros(5, np.float64)
+    vr_p = np.zeros((21, 5), np.float64)
+    vr_b = np.zeros((21, 2, 25), np.int8)
+    vr_has = np.zeros(21, np.bool_)
+    root_mean = np.zeros(5, np.float64)
+    root_p = np.zeros((21, 5), np.float64)
+    root_b = np.zeros((21, 2, 25), np.int8)
+    root_has = np.zeros(21, np.bool_)
     for r in range(n):
         if exact_probs(boards[r], True, ch.tables, p):
             out[r] = p
             continue
         np.random.seed(row_seed(seed, first_row + r))
         acc[:] = 0.0
+        s1 = s2 = 0.0
+        if vr:  # the root's 21 plays, once for all the trials
+            _all_rolls(boards[r], ch, buf, done, bp, root_p, root_b, root_has, root_mean)
         for _ in range(trials):
             board[:] = boards[r]
             root = True  # the root player is on roll
-            for _turn in range(MAX_TURNS):
+            res[:] = 0.0
+            luck[:] = 0.0
+            for turn in range(MAX_TURNS):
                 d1 = np.random.randint(1, 7)
                 d2 = np.random.randint(1, 7)
-                i = choose(board, d1, d2, ch, buf, bp)
-                if i >= 0:
-                    swap_into(buf.mine.boards[i], board)
+                if vr:
+                    ra = ROLL_INDEX[max(d1, d2), min(d1, d2)]
+                    if turn == 0:
+                        _add_luck(root_p[ra], root_mean, not root, luck)
+                        has, nxt = root_has[ra], root_b[ra]
+                    else:
+                        _all_rolls(board, ch, buf, done, bp, vr_p, vr_b, vr_has, mean)
+                        _add_luck(vr_p[ra], mean, not root, luck)
+                        has, nxt = vr_has[ra], vr_b[ra]
+                    if ch.ply != 0:  # the 1-ply player's own play (luck from the 0-ply ones)
+                        i = choose(board, d1, d2, ch, buf, bp)
+                        has, nxt = i >= 0, buf.mine.boards[max(i, 0)]
+                else:
+                    i = choose(board, d1, d2, ch, buf, bp)
+                    has, nxt = i >= 0, buf.mine.boards[max(i, 0)]
+                if has:
+                    swap_into(nxt, board)
                 else:
                     swap_into(board.copy(), board)
                 root = not root
                 if exact_probs(board, True, ch.tables, p):
-                    _root_view(p, root, acc)
+                    _root_view(p, root, res)
                     break
+            for k in range(5):
+                res[k] -= luck[k]
+                acc[k] += res[k]
+            e = equity_from_probs(res)
+            s1 += e
+            s2 += e * e
         for k in range(5):
             out[r, k] = acc[k] / trials
-    return out
+        if trials > 1:
+            sd[r] = np.sqrt(max(0.0, (s2 - s1 * s1 / trials) / (trials - 1)))
+    return out, sd
 
 
-def race_rollout_targets(boards: np.ndarray, weights: Weights, trials: int, seed: int, first_row: int = 0,
-                         ply: int = 0) -> np.ndarray:
-    """float32[n, 5] rollout targets of race ``boards`` (int8[n, 2, 25], rows ``first_row`` ..
-    of their data set, which fixes their dice); the players choose at ``ply`` (0 or 1)."""
+def _check(trials: int, ply: int) -> None:
     if trials < 1:
         raise ValueError(f"trials must be 1 or more, not {trials}")
     if ply not in (0, 1):
         raise ValueError(f"ply must be 0 or 1, not {ply}")
+
+
+def race_rollout_stats(boards: np.ndarray, weights: Weights, trials: int, seed: int, first_row: int = 0,
+                       ply: int = 0, vr: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The rollouts of :func:`race_rollout_targets` before rounding: float64[n, 5] mean
+    outputs (unclipped) and float64[n] the standard deviation of one trial's cubeless equity
+    (0 for positions the databases value; the target's standard error is it / sqrt(trials))."""
+    _check(trials, ply)
     ch = make_chooser(weights.arrays(), ply, tables=load_databases().tables())
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
-    t = _race_rollout_kernel(ch, b, int(first_row), int(trials), int(seed))
-    return np.clip(t, 0.0, 1.0).astype(np.float32)  # the one-sided sums can round to -1e-18
+    return _race_rollout_kernel(ch, b, int(first_row), int(trials), int(seed), bool(vr))
+
+
+def race_rollout_targets(boards: np.ndarray, weights: Weights, trials: int, seed: int, first_row: int = 0,
+                         ply: int = 0, vr: bool = False) -> np.ndarray:
+    """float32[n, 5] rollout targets of race ``boards`` (int8[n, 2, 25], rows ``first_row`` ..
+    of their data set, which fixes their dice); the players choose at ``ply`` (0 or 1);
+    ``vr``: with variance reduction (see the module notes)."""
+    t, _ = race_rollout_stats(boards, weights, trials, seed, first_row, ply, vr)
+    # the one-sided sums can round to -1e-18, and with variance reduction a mean of a few
+    # trials can step a little outside 0..1 where an output is near a bound
+    return np.clip(t, 0.0, 1.0).astype(np.float32)
+
+
+def _part_is(path: Path, rows: np.ndarray, vr: bool) -> bool:
+    """Whether the part at ``path`` was made from ``rows`` with (``vr``) or without variance
+    reduction (parts from before the option have no ``vr`` array: made without)."""
+    if not path.is_file():
+        return False
+    z = load_npz(path)
+    made_vr = bool(z["vr"]) if "vr" in z else False
+    return str(z["boards_sha256"]) == array_tag(rows) and made_vr == vr
 
 
 def race_label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, trials: int, seed: int,
                       chunk: int = 1000, max_chunks: Optional[int] = None,
-                      progress: Optional[Callable[[int, int, int, float], None]] = None, ply: int = 0) -> int:
+                      progress: Optional[Callable[[int, int, int, float], None]] = None, ply: int = 0,
+                      vr: bool = False) -> int:
     """Label ``boards`` into ``folder/part-NNNNN.npz`` as the label stage does (``targets``,
-    ``index``, ``boards_sha256``; a part made from the same rows is kept); at most ``max_chunks``
-    new parts.  Returns the number of parts that match ``boards``."""
+    ``index``, ``boards_sha256``, and ``vr`` when made with variance reduction; a part made
+    from the same rows, with variance reduction as ``vr`` says, is kept); at most
+    ``max_chunks`` new parts.  Returns the number of parts that match ``boards``."""
     n = boards.shape[0]
     n_parts = (n + chunk - 1) // chunk
     good = new = 0
     for k in range(n_parts):
         rows = boards[k * chunk:(k + 1) * chunk]
         path = part_path(folder, k)
-        if path.is_file() and str(load_npz(path, "boards_sha256")["boards_sha256"]) == array_tag(rows):
+        if _part_is(path, rows, vr):
             good += 1
             continue
         if max_chunks is not None and new >= max_chunks:
             continue
         t0 = time.perf_counter()
-        t = race_rollout_targets(rows, weights, trials, seed, k * chunk, ply)
-        save_npz(path, targets=t, index=np.array([k * chunk], np.int64), boards_sha256=np.array(array_tag(rows)))
+        t = race_rollout_targets(rows, weights, trials, seed, k * chunk, ply, vr)
+        extra = {"vr": np.array(True)} if vr else {}  # (parts without it keep their old bytes)
+        save_npz(path, targets=t, index=np.array([k * chunk], np.int64), boards_sha256=np.array(array_tag(rows)),
+                 **extra)
         good += 1
         new += 1
         if progress is not None:
