@@ -147,10 +147,9 @@ def _race_rollout_kernel(ch, boards, first_row, trials, seed, vr):
                         _all_rolls(board, ch, buf, done, bp, vr_p, vr_b, vr_has, mean)
                         _add_luck(vr_p[ra], mean, not root, luck)
                         has, nxt = vr_has[ra], vr_b[ra]
-                    if ch.ply != 0:  # the 1-ply player's own play (luck from the 0-ply ones)
-                        i = choose(board, d1, d2, ch, buf, bp)
-                        has, nxt = i >= 0, buf.mine.boards[max(i, 0)]
-                else:
+                # the player's own play: without VR, or the 1-ply player's (luck from the 0-ply plays);
+                # one call site, as choose inlines the whole 0-ply search (a second doubled the compile)
+                if not vr or ch.ply != 0:
                     i = choose(board, d1, d2, ch, buf, bp)
                     has, nxt = i >= 0, buf.mine.boards[max(i, 0)]
                 if has:
