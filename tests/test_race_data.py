@@ -14,6 +14,7 @@ from bgtools.engine.nets.networks import load_weights
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import load_npz
 from bgtools.training.racedata import race_rollout_targets
+from raceboards import race_board
 
 SP = pl.SelfplayConfig(positions=45, seed=7, chunk_games=4, classes=("race",))
 RL = pl.RaceLabelConfig(trials=4, seed=3, chunk=20)
@@ -24,25 +25,16 @@ def shipped():
     return load_weights(None)
 
 
-def _race_board(me: dict, opp: dict) -> np.ndarray:
-    b = np.zeros((2, 25), np.int8)
-    for i, n in me.items():
-        b[1, i] = n
-    for i, n in opp.items():
-        b[0, i] = n
-    return b
-
-
 def test_bearoff_positions_are_labelled_exactly(shipped):
     db = load_databases()
-    b = _race_board({0: 2, 3: 1}, {1: 2, 4: 2})  # both sides home, few checkers: two-sided database
+    b = race_board({0: 2, 3: 1}, {1: 2, 4: 2})  # both sides home, few checkers: two-sided database
     t = race_rollout_targets(b[None], shipped, trials=5, seed=1)[0]
     assert t[0] == pytest.approx(ts_lookup(db.ts, b)[0], abs=1e-6)
     assert (t[1:] == 0).all()
 
 
 def test_rollout_targets_are_seeded_by_row(shipped):
-    b = _race_board({9: 3, 4: 6, 2: 6}, {10: 2, 5: 7, 1: 6})
+    b = race_board({9: 3, 4: 6, 2: 6}, {10: 2, 5: 7, 1: 6})
     boards = np.stack([b, b])
     t = race_rollout_targets(boards, shipped, trials=8, seed=2)
     assert np.array_equal(t[1], race_rollout_targets(boards[1:], shipped, trials=8, seed=2, first_row=1)[0])

@@ -19,6 +19,7 @@ from bgtools.engine.nets.nn import equity_from_probs
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import load_npz
 from bgtools.training.racedata import race_label_chunks, race_rollout_stats, race_rollout_targets
+from raceboards import race_board
 
 SP = pl.SelfplayConfig(positions=45, seed=7, chunk_games=4, classes=("race",))
 VR = pl.RaceLabelConfig(trials=2, seed=3, chunk=20, vr=True)
@@ -27,15 +28,6 @@ VR = pl.RaceLabelConfig(trials=2, seed=3, chunk=20, vr=True)
 @pytest.fixture(scope="module")
 def shipped():
     return load_weights(None)
-
-
-def _race_board(me: dict, opp: dict) -> np.ndarray:
-    b = np.zeros((2, 25), np.int8)
-    for i, n in me.items():
-        b[1, i] = n
-    for i, n in opp.items():
-        b[0, i] = n
-    return b
 
 
 def _exact_after_one_roll(board: np.ndarray) -> np.ndarray:
@@ -61,7 +53,7 @@ def _exact_after_one_roll(board: np.ndarray) -> np.ndarray:
 def test_one_roll_from_the_databases_every_vr_trial_is_exact(shipped):
     # my checker on the 7 point must come home with either die (the aces cannot move before
     # it is home), and the opponent is home: every play of every roll is in the databases
-    b = _race_board({0: 2, 6: 1}, {1: 2, 3: 1})
+    b = race_board({0: 2, 6: 1}, {1: 2, 3: 1})
     assert not exact_probs(b, True, load_databases().tables(), np.zeros(5))
     exact = _exact_after_one_roll(b)
     m, sd = race_rollout_stats(b[None], shipped, trials=25, seed=4, vr=True)
@@ -76,9 +68,9 @@ def test_one_roll_from_the_databases_every_vr_trial_is_exact(shipped):
     assert sd1[0] < 1e-9 and m1[0] == pytest.approx(exact, abs=1e-9)
 
 
-RACES = np.stack([_race_board({9: 3, 4: 6, 2: 6}, {10: 2, 5: 7, 1: 6}),
-                  _race_board({11: 2, 8: 3, 6: 4, 3: 4, 1: 2}, {10: 3, 8: 4, 5: 4, 2: 4}),
-                  _race_board({12: 1, 8: 4, 5: 5, 0: 5}, {9: 2, 7: 3, 4: 5, 1: 5})])
+RACES = np.stack([race_board({9: 3, 4: 6, 2: 6}, {10: 2, 5: 7, 1: 6}),
+                  race_board({11: 2, 8: 3, 6: 4, 3: 4, 1: 2}, {10: 3, 8: 4, 5: 4, 2: 4}),
+                  race_board({12: 1, 8: 4, 5: 5, 0: 5}, {9: 2, 7: 3, 4: 5, 1: 5})])
 
 
 def test_vr_targets_are_unbiased_and_spread_far_less(shipped):
