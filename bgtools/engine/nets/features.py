@@ -34,6 +34,7 @@ from bgtools.core.movegen import rearmost
 
 __all__ = [
     "held_mask",
+    "target_masks",
     "NET_CONTACT",
     "NET_CRASHED",
     "NET_RACE",
@@ -104,6 +105,21 @@ def _pips(side) -> int:
     return p
 
 
+@nb.njit(cache=True, inline="always")
+def target_masks(dfn):
+    """(blots, points) of the defender ``dfn`` as bit masks in the attacker's coordinates: bit
+    ``x`` set where ``dfn`` has one checker (two or more) on his point ``23 - x``."""
+    blots = 0
+    blocked = 0
+    for x in range(24):
+        o = dfn[23 - x]
+        if o == 1:
+            blots |= 1 << x
+        elif o >= 2:
+            blocked |= 1 << x
+    return blots, blocked
+
+
 @nb.njit(cache=True)
 def _hit_rolls(att, dfn) -> int:
     """How many of the 36 rolls let ``att`` hit at least one blot of ``dfn``.
@@ -114,14 +130,7 @@ def _hit_rolls(att, dfn) -> int:
     points on the way (combinations, doubles); with checkers on the bar only the entering
     checker is considered as a hitter.
     """
-    blots = 0
-    blocked = 0
-    for x in range(24):
-        o = dfn[23 - x]
-        if o == 1:
-            blots |= 1 << x
-        elif o >= 2:
-            blocked |= 1 << x
+    blots, blocked = target_masks(dfn)
     if blots == 0:
         return 0
     src = 0

@@ -48,6 +48,7 @@ import numpy as np
 
 from bgtools.core.dice import ROLL_WAYS, ROLLS
 from bgtools.core.movegen import generate_boards
+from bgtools.engine.nets.features import target_masks
 
 __all__ = ["hit_stats", "hit_stats_exact"]
 
@@ -469,14 +470,7 @@ def hit_stats(me, opp, buf):
     when ``opp`` is on roll against ``me``; ``buf``: move buffers (``new_move_buffers()``) for
     the rolls the bit-mask rules leave to the move generator, and its ``work`` array as scratch
     (what ``buf`` held before is not kept)."""
-    blots = 0
-    blocked = 0
-    for x in range(24):
-        o = me[23 - x]
-        if o == 1:
-            blots |= 1 << x
-        elif o >= 2:
-            blocked |= 1 << x
+    blots, blocked = target_masks(me)
     if blots == 0:
         return 0, 0, 0
     src = 0
