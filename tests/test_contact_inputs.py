@@ -14,18 +14,9 @@ from bgtools.core.position import Position
 from bgtools.engine.nets import contactinputs as ci
 from bgtools.engine.nets.features import N_SIDE_CONTACT, NET_CONTACT, encode
 from bgtools.engine.nets.hitstats import hit_stats_exact
+from handboards import board, side
 
 
-def side(**pts: int) -> np.ndarray:
-    """A 25-slot side from keywords ``p<i>=n`` (index ``i``) and ``bar=n``."""
-    s = np.zeros(25, np.int8)
-    for k, n in pts.items():
-        s[24 if k == "bar" else int(k[1:])] = n
-    return s
-
-
-def board(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-    return np.stack([opp, me]).astype(np.int8)  # gnubg order: [1] on roll
 
 
 BUF = new_move_buffers()

@@ -14,7 +14,7 @@ from bgtools.engine.nets.networks import load_weights
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import load_npz
 from bgtools.training.racedata import race_rollout_targets
-from raceboards import race_board
+from handboards import race_board
 
 SP = pl.SelfplayConfig(positions=45, seed=7, chunk_games=4, classes=("race",))
 RL = pl.RaceLabelConfig(trials=4, seed=3, chunk=20)

@@ -8,17 +8,9 @@ import pytest
 
 from bgtools.engine import bearoff as bo
 from bgtools.engine.nets import raceinputs as ri
+from handboards import board, side
 
 
-def side(**pts: int) -> np.ndarray:
-    s = np.zeros(25, np.int8)
-    for k, n in pts.items():
-        s[24 if k == "bar" else int(k[1:])] = n
-    return s
-
-
-def board(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-    return np.stack([opp, me]).astype(np.int8)
 
 
 @pytest.fixture(scope="module")

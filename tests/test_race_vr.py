@@ -19,7 +19,7 @@ from bgtools.engine.nets.nn import equity_from_probs
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import load_npz
 from bgtools.training.racedata import race_label_chunks, race_rollout_stats, race_rollout_targets
-from raceboards import race_board
+from handboards import race_board
 
 SP = pl.SelfplayConfig(positions=45, seed=7, chunk_games=4, classes=("race",))
 VR = pl.RaceLabelConfig(trials=2, seed=3, chunk=20, vr=True)
