@@ -1,0 +1,107 @@
+"""Do issue 37's contact inputs pay?  The shipped contact and crashed nets fitted to 2-ply data
+sets (``train label``) twice with the same rows, split, order and rate: with their own inputs
+(the control: what the long fit alone brings) and with ``contactinputs``' 36 inputs appended
+(their first-layer weights start at zero, so epoch 0 is the shipped net in both).  The race
+net is left as shipped (race rows are not fitted).  Prints the held-out cross-entropy and
+|equity error| per net; ``--save-prefix P`` writes ``P-0.npz`` (control) and ``P-1.npz`` (new
+inputs: only ``benchmarks/contact_inputs_judge.py`` reads them)::
+
+    PYTHONPATH=. python benchmarks/contact_inputs_fit.py runs/gen9/a/data/labelled.npz --epochs 100 --save-prefix CI
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from bgtools.engine.nets.contactinputs import N_EXTRA_SIDE, encode_extra_batch
+from bgtools.engine.nets.features import N_INPUTS, NET_CONTACT, NET_CRASHED, NET_RACE, encode_batch
+from bgtools.engine.nets.networks import load_weights
+from bgtools.engine.nets.nn import Weights
+from bgtools.training.datasets import load_npz
+from bgtools.training.fit import FitData, FitSettings, fit_weights
+
+N_EXTRA = 2 * N_EXTRA_SIDE
+
+
+def with_rows(w: Weights, nets: tuple[int, ...], extra: int) -> Weights:
+    """``w`` with ``extra`` zero rows appended to the first layer of each net in ``nets``."""
+    W1 = list(w.W1)
+    for c in nets:
+        W1[c] = np.concatenate([W1[c], np.zeros((extra, W1[c].shape[1]), np.float32)])
+    return Weights(tuple(W1), w.b1, w.W2, w.b2, dict(w.meta))
+
+
+def load_rows(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    boards, targets = [], []
+    for p in paths:
+        d = load_npz(p, "boards", "targets")
+        boards.append(np.ascontiguousarray(d["boards"], np.int8))
+        targets.append(np.asarray(d["targets"], np.float32))
+    return np.concatenate(boards), np.concatenate(targets)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data", nargs="+", help=".npz data sets with boards and targets")
+    ap.add_argument("--epochs", type=int, default=100)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--lr-end", type=float, default=1e-5)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--seed", type=int, default=37)
+    ap.add_argument("--variants", default="0,1", help="which to fit: 0 control, 1 new inputs (default both)")
+    ap.add_argument("--init", default=None, help="starting net (default: the shipped one)")
+    ap.add_argument("--json-out", default=None)
+    ap.add_argument("--save-prefix", default=None, metavar="PATH")
+    args = ap.parse_args(argv)
+    boards, t = load_rows(args.data)
+    cls, x = encode_batch(boards)
+    t0 = time.perf_counter()
+    xs, ts = {}, {}
+    for c in (NET_CONTACT, NET_CRASHED):
+        rows = cls == c
+        base = np.ascontiguousarray(x[rows, :N_INPUTS[c]])
+        xs[c] = (base, np.ascontiguousarray(np.concatenate([base, encode_extra_batch(boards[rows])], axis=1)))
+        ts[c] = np.ascontiguousarray(t[rows])
+    print(f"{len(cls)} rows: contact {len(ts[NET_CONTACT])}, crashed {len(ts[NET_CRASHED])}, "
+          f"race {int((cls == NET_RACE).sum())} (not fitted); encoded in {time.perf_counter() - t0:.1f} s", flush=True)
+    none_x = np.zeros((0, N_INPUTS[NET_RACE]), np.float32)
+    none_t = np.zeros((0, 5), np.float32)
+    init = Weights.load(args.init) if args.init else load_weights(None)
+    settings = FitSettings(epochs=args.epochs, batch=args.batch, lr=args.lr, lr_end=args.lr_end, seed=args.seed,
+                           best_per_net=True)
+    names = ("shipped inputs (control)", "plus contact inputs")
+    out = {}
+    for k in (int(v) for v in args.variants.split(",")):
+        w0 = init if k == 0 else with_rows(init, (NET_CONTACT, NET_CRASHED), N_EXTRA)
+        data = FitData((xs[NET_CONTACT][k], xs[NET_CRASHED][k], none_x), (ts[NET_CONTACT], ts[NET_CRASHED], none_t))
+        rows: list[dict] = []
+        t1 = time.perf_counter()
+        w = fit_weights(w0, data, settings, log=rows.append)
+        if args.save_prefix:
+            w.meta.update(version=f"contact-inputs-fit-{k}", variant=names[k], data=",".join(args.data),
+                          contact_inputs="features" if k == 0 else "features+contactinputs")
+            w.save(f"{args.save_prefix}-{k}.npz")
+        res: dict = {"seconds": round(time.perf_counter() - t1, 1), "best_epochs": w.meta.get("fit_best_epochs")}
+        for net in ("contact", "crashed"):
+            key = f"val_mae_{net}"
+            best = min(r[key] for r in rows)
+            res[net] = {"epoch0_val_mae": rows[0][key], "best_val_mae": best}
+        out[names[k]] = res
+        print(f"{names[k]}: contact |equity error| {res['contact']['epoch0_val_mae']:.5f} -> "
+              f"{res['contact']['best_val_mae']:.5f}, crashed {res['crashed']['epoch0_val_mae']:.5f} -> "
+              f"{res['crashed']['best_val_mae']:.5f}, best epochs {res['best_epochs']}, {res['seconds']} s", flush=True)
+        for r in rows[:: max(1, len(rows) // 10)]:
+            print("   ", {kk: (round(v, 5) if isinstance(v, float) else v) for kk, v in r.items()}, flush=True)
+    print(f"{args.epochs} epochs, lr {args.lr} -> {args.lr_end}, batch {args.batch}, seed {args.seed}")
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
