@@ -170,12 +170,12 @@ def run(*args, input=None):
 def test_cli_eval_json_and_batch(tmp_path):
     res = run("eval", OPENING, "--json")
     assert res.exit_code == 0, res.output
-    d = json.loads(res.output)
+    d = json.loads(res.stdout)
     assert len(d["probs"]) == 5 and d["equity"] == pytest.approx(E.equity(np.array(d["probs"])))
     f = tmp_path / "ids.txt"
     f.write_text(f"{OPENING}\n\n# comment\nsGfwATDgc/ABMA\n")
     res = run("eval", "--input", str(f), "--ply", "1", "--json")
-    lines = [json.loads(x) for x in res.output.splitlines()]
+    lines = [json.loads(x) for x in res.stdout.splitlines()]
     assert [x["id"] for x in lines] == [OPENING, "sGfwATDgc/ABMA"] and lines[0]["ply"] == 1
 
 
@@ -184,7 +184,7 @@ def test_cli_hint_shape(tmp_path):
     f.write_text(f"{OPENING} 31\n{OPENING} 66\n")
     res = run("hint", "--input", str(f), "--ply", "1", "--json")
     assert res.exit_code == 0, res.output
-    recs = [json.loads(x) for x in res.output.splitlines()]
+    recs = [json.loads(x) for x in res.stdout.splitlines()]
     assert [r["dice"] for r in recs] == ["31", "66"]
     for r in recs:
         eqs = [p["equity"] for p in r["plays"] if p["ply"] == 1]

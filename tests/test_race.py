@@ -89,7 +89,7 @@ def test_show_prints_race_counts():
     pos = Position.from_sides(side({6: 5, 5: 5, 3: 5}), side({6: 5, 5: 5, 4: 5}))
     res = CliRunner().invoke(app, ["show", pos.position_id(), "--json"])
     assert res.exit_code == 0, res.output
-    info = json.loads(res.output)
+    info = json.loads(res.stdout)
     assert info["race_counts"]["pips"] == [70, 75]
     res = CliRunner().invoke(app, ["show", pos.position_id()])
     assert "Race: pips 70-75" in res.output

@@ -48,6 +48,7 @@ from bgtools.core.dice import ROLL_INDEX, ROLL_WAYS
 from bgtools.engine.assess import CUBE_MAX_PLY
 from bgtools.engine.cubeful.cube import UNAVAILABLE, CubeInfo, cube_values, cube_x
 from bgtools.engine.cubeful.met import CubeStake, mwc_after
+from bgtools.engine.outputs import clamp, turn_into
 from bgtools.formats.read import FileStream, GameReader
 from bgtools.model.game import Game
 from bgtools.model.match import Match
@@ -80,11 +81,8 @@ def _after_kernel(probs, boards, theirs):
             pts = cube * (1 if jacoby and owner == 0 else int(1.0 + p[1] + p[2] + 0.5))
             raw[i] = pts if money else mwc_after(pre, post, am, ao, pts)
             continue
-        po[0] = min(max(1.0 - p[0], 0.0), 1.0)
-        po[1] = min(max(p[3], 0.0), po[0])
-        po[2] = min(max(p[4], 0.0), po[1])
-        po[3] = min(max(p[1], 0.0), 1.0 - po[0])
-        po[4] = min(max(p[2], 0.0), po[3])
+        turn_into(p, po)
+        clamp(po)
         code = cube_values(po, theirs, cube_x(boards[i]), out)
         vo = out[0] if code == UNAVAILABLE else max(out[0], min(out[1], out[2]))
         raw[i] = -vo if money else 1.0 - vo

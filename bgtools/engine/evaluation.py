@@ -35,6 +35,7 @@ from bgtools.core.movegen import is_contact as _is_contact
 from bgtools.engine.nets.nn import game_over_probs as _game_over  # finished games scored exactly
 from bgtools.engine.children import best_children, expand_children
 from bgtools.engine.nets.incremental import evaluate_siblings
+from bgtools.engine.outputs import add_turned, invert_probs
 from bgtools.engine.nets.nn import NeuralEvaluator, load_default_network
 from bgtools.engine.nets.prune import Pruning, load_default_pruning, prune_children_values, prune_select
 from bgtools.core.position import Position
@@ -84,18 +85,6 @@ def equity(probs: np.ndarray) -> np.ndarray | float:
     p = np.asarray(probs, np.float64)
     e = 2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
     return float(e) if e.ndim == 0 else e
-
-
-def invert_probs(probs: np.ndarray) -> np.ndarray:
-    """The same outcomes seen from the other player."""
-    p = np.asarray(probs, np.float64)
-    out = np.empty_like(p)
-    out[..., 0] = 1.0 - p[..., 0]
-    out[..., 1] = p[..., 3]
-    out[..., 2] = p[..., 4]
-    out[..., 3] = p[..., 1]
-    out[..., 4] = p[..., 2]
-    return out
 
 
 @nb.njit(cache=True)
@@ -385,12 +374,7 @@ def _average_over_rolls(child_probs, n):
     for i in range(n):
         for r in range(21):
             q = child_probs[i * 21 + r]
-            w = ROLL_WEIGHTS[r]
-            out[i, 0] += w * (1.0 - q[0])
-            out[i, 1] += w * q[3]
-            out[i, 2] += w * q[4]
-            out[i, 3] += w * q[1]
-            out[i, 4] += w * q[2]
+            add_turned(ROLL_WEIGHTS[r], q, out[i])
     return out
 
 

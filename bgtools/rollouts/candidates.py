@@ -27,6 +27,7 @@ import numpy as np
 
 from bgtools.core.position import Position
 from bgtools.engine.cubeful.met import CubeStake
+from bgtools.engine.outputs import invert_probs
 from bgtools.rollouts.batch import json_records
 from bgtools.rollouts.paired import PairedSums, run_paired, stop_rule
 from bgtools.rollouts.settings import Job, RolloutError, RolloutSettings
@@ -149,7 +150,7 @@ class Settled:
         p = self.total.sums[j, :5] / self.total.n
         if not self.options.flip:
             return [float(x) for x in p]
-        return [float(1.0 - p[0]), float(p[3]), float(p[4]), float(p[1]), float(p[2])]
+        return [float(x) for x in invert_probs(p)]
 
     def ranking(self) -> list[int]:
         """The options best first."""

@@ -41,6 +41,7 @@ from bgtools.engine.cubeful.cube import (CENTRED, DOUBLE, UNAVAILABLE, CubeArgs,
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.cubeful.met import mwc_after
 from bgtools.engine.nets.nn import game_over_probs
+from bgtools.engine.outputs import add_change, turn_into
 from bgtools.rollouts.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, new_roll_memo, roll_memo
 from bgtools.rollouts.settings import N_OUTPUTS
 
@@ -128,7 +129,7 @@ def _root_view(pc, side, out) -> None:
         for k in range(5):
             out[k] = pc[k]
     else:
-        out[0], out[1], out[2], out[3], out[4] = 1.0 - pc[0], pc[3], pc[4], pc[1], pc[2]
+        turn_into(pc, out)
 
 
 @nb.njit(cache=True, inline="always")
@@ -225,8 +226,8 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
     scratch = (np.zeros(5, np.float64), np.zeros(5, np.float64), np.zeros(4, np.float64), np.zeros((2, 25), np.int8),
                np.zeros((2, 25), np.int8), new_roll_memo(), np.zeros((21, 2, 25), np.int8), np.zeros((21, 5), np.float64),
                np.zeros(21, np.float64), np.zeros(21, np.bool_), np.zeros(6, np.float64), np.zeros(N_OUTPUTS, np.float64),
-               np.zeros(5, np.float64), np.zeros(4, np.int64), np.zeros(5, np.float64))
-    bp, pc, cv, sw, b, memo, vr_b, vr_p, vr_cf, vr_has, luck, res, out, aw, prev = borrow(scratch)
+               np.zeros(5, np.float64), np.zeros(4, np.int64), np.zeros(5, np.float64), np.zeros(5, np.float64))
+    bp, pc, cv, sw, b, memo, vr_b, vr_p, vr_cf, vr_has, luck, res, out, aw, prev, dl = borrow(scratch)
     aw[0] = am
     aw[1] = ao
     for c in range(firsts.shape[0]):
@@ -255,8 +256,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                     else:
                         root_pts = -pts * cube
                     if side == 1:
-                        tmp0 = 1.0 - out[0]
-                        out[0], out[1], out[2], out[3], out[4] = tmp0, out[3], out[4], out[1], out[2]
+                        turn_into(out, out)
                     cf_final = root_pts / cube0 if money else mwc_after(pre, post, am, ao, root_pts)
                     break
                 stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
@@ -337,22 +337,8 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         m = 0.0
                         for r in range(21):
                             m += ROLL_WEIGHTS[r] * vr_p[r, k]
-                        dl = vr_p[ra, k] - m  # from the opponent's view (he is on roll next)
-                        # root view: the next player on roll is 1 - side
-                        if 1 - side == 0:
-                            luck[k] += dl
-                        else:
-                            # opponent-view outputs inverted: win -> 1 - win, gammons swap
-                            if k == 0:
-                                luck[0] -= dl
-                            elif k == 1:
-                                luck[3] += dl
-                            elif k == 2:
-                                luck[4] += dl
-                            elif k == 3:
-                                luck[1] += dl
-                            else:
-                                luck[2] += dl
+                        dl[k] = vr_p[ra, k] - m  # from the opponent's view (he is on roll next)
+                    add_change(dl, side == 0, luck)  # the root's view: turned unless the root is on roll next
                     if cubeful:
                         m = 0.0
                         for r in range(21):

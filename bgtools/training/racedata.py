@@ -37,6 +37,7 @@ from bgtools.core.dice import ROLL_INDEX, ROLL_WEIGHTS, ROLLS
 from bgtools.engine.bearoff import load_databases
 from bgtools.engine.chooser import best_play0, choose, exact_probs, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nets.nn import Weights, equity_from_probs
+from bgtools.engine.outputs import add_change, add_outputs
 from bgtools.engine.play import MAX_TURNS
 from bgtools.training.datasets import load_npz, part_path, save_npz
 from bgtools.training.label import array_tag
@@ -48,35 +49,6 @@ __all__ = ["row_seed", "race_rollout_targets", "race_rollout_stats", "race_label
 def row_seed(seed, row) -> int:
     """The dice seed of data-set row ``row``."""
     return (seed * 1_000_003 + row) % 4294967296
-
-
-@nb.njit(cache=True)
-def _root_view(p, root_on_roll, acc) -> None:
-    """Add ``p`` (the outputs of the side on roll) to ``acc`` seen from the root player."""
-    if root_on_roll:
-        for k in range(5):
-            acc[k] += p[k]
-    else:
-        acc[0] += 1.0 - p[0]
-        acc[1] += p[3]
-        acc[2] += p[4]
-        acc[3] += p[1]
-        acc[4] += p[2]
-
-
-@nb.njit(cache=True)
-def _add_luck(p, mean, root_on_roll, luck) -> None:
-    """Add ``p - mean`` (outputs of the side on roll after the roll) to ``luck`` seen from the
-    root player (win turned round, the gammon outputs exchanged)."""
-    if root_on_roll:
-        for k in range(5):
-            luck[k] += p[k] - mean[k]
-    else:
-        luck[0] -= p[0] - mean[0]
-        luck[1] += p[3] - mean[3]
-        luck[2] += p[4] - mean[4]
-        luck[3] += p[1] - mean[1]
-        luck[4] += p[2] - mean[2]
 
 
 @nb.njit(cache=True)
@@ -111,6 +83,7 @@ def _race_rollout_kernel(ch, boards, first_row, trials, seed, vr):
     acc = np.zeros(5, np.float64)
     res = np.zeros(5, np.float64)
     luck = np.zeros(5, np.float64)
+    dl = np.zeros(5, np.float64)
     board = np.empty((2, 25), np.int8)
     done = np.zeros(2, np.int64)
     mean = np.zeros(5, np.float64)
@@ -141,11 +114,15 @@ def _race_rollout_kernel(ch, boards, first_row, trials, seed, vr):
                 if vr:
                     ra = ROLL_INDEX[max(d1, d2), min(d1, d2)]
                     if turn == 0:
-                        _add_luck(root_p[ra], root_mean, not root, luck)
+                        for k in range(5):
+                            dl[k] = root_p[ra, k] - root_mean[k]
+                        add_change(dl, root, luck)  # the outputs after the roll are the opponent's
                         has, nxt = root_has[ra], root_b[ra]
                     else:
                         _all_rolls(board, ch, buf, done, bp, vr_p, vr_b, vr_has, mean)
-                        _add_luck(vr_p[ra], mean, not root, luck)
+                        for k in range(5):
+                            dl[k] = vr_p[ra, k] - mean[k]
+                        add_change(dl, root, luck)
                         has, nxt = vr_has[ra], vr_b[ra]
                 # the player's own play: without VR, or the 1-ply player's (luck from the 0-ply plays);
                 # one call site, as choose inlines the whole 0-ply search (a second doubled the compile)
@@ -158,7 +135,7 @@ def _race_rollout_kernel(ch, boards, first_row, trials, seed, vr):
                     swap_into(board.copy(), board)
                 root = not root
                 if exact_probs(board, True, ch.tables, p):
-                    _root_view(p, root, res)
+                    add_outputs(p, not root, res)
                     break
             for k in range(5):
                 res[k] -= luck[k]

@@ -30,21 +30,12 @@ import numpy as np
 from bgtools.engine.chooser import choose0, new_chooser_buffers, swap_into
 from bgtools.engine.nets.features import encode
 from bgtools.engine.nets.nn import Weights, forward_row, init_weights
+from bgtools.engine.outputs import turn_into
 from bgtools.engine.play import MAX_TURNS, duel_chooser, game_over_board, opening_board
 
 __all__ = ["TrainConfig", "td_games", "train_run", "LOG_FIELDS"]
 
 LOG_FIELDS = ["games", "hours", "games_per_s", "alpha", "lambda", "turns_per_game", "ppg", "ci95", "eval_games", "note"]
-
-
-@nb.njit(cache=True)
-def _turn_probs(src, dst) -> None:
-    """``dst`` = the outcomes ``src`` seen from the other player (as ``engine.evaluation.invert_probs``)."""
-    dst[0] = 1.0 - src[0]
-    dst[1] = src[3]
-    dst[2] = src[4]
-    dst[3] = src[1]
-    dst[4] = src[2]
 
 
 @nb.njit(cache=True, fastmath=True)
@@ -128,8 +119,8 @@ def _td_kernel(ch, first_game, n_games, seed, alpha, lam, stats):
         for o in range(5):
             G[o] = V[T, o]
         for s in range(T - 1, -1, -1):
-            _turn_probs(G, fG)
-            _turn_probs(V[s + 1], fV)
+            turn_into(G, fG)
+            turn_into(V[s + 1], fV)
             for o in range(5):
                 G[o] = (1.0 - lam) * fV[o] + lam * fG[o]
             _update(traj[s], G, alpha, ch.net, buf.ev, dh)

@@ -32,6 +32,7 @@ import numpy as np
 from bgtools.base.vocab import StrEnum
 from bgtools.engine.cubeful.cube import CENTRED, OPP_OWNS, OWNED, CubeInfo, cube_values, money_per_cube
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met, mwc_after
+from bgtools.engine.outputs import clamp
 
 __all__ = ["CubeAction", "CubeAdvice", "cube_advice", "proper_action", "cube_percent", "money_cubeful", "take_point", "gammon_values",
            "NOT_AVAILABLE"]
@@ -274,11 +275,7 @@ def cube_advice(probs: Sequence[float] | np.ndarray, state: object = None, *, x:
     if not (-eps <= p[0] <= 1.0 + eps and -eps <= p[2] <= p[1] + eps and p[1] <= p[0] + eps
             and -eps <= p[4] <= p[3] + eps and p[3] <= 1.0 - p[0] + eps):
         raise ValueError("probabilities must be cumulative: 0 <= wbg <= wg <= w and 0 <= lbg <= lg <= 1 - w")
-    p[0] = min(max(p[0], 0.0), 1.0)
-    p[1] = min(max(p[1], 0.0), p[0])
-    p[2] = min(max(p[2], 0.0), p[1])
-    p[3] = min(max(p[3], 0.0), 1.0 - p[0])
-    p[4] = min(max(p[4], 0.0), p[3])
+    clamp(p)
     gv: dict[str, float] = {}
     met = met if met is not None or info.money else load_met()
     centred = info.owner == CENTRED
