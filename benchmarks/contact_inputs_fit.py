@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from bgtools.engine.nets.contactinputs import N_EXTRA_SIDE, encode_extra_batch
+from bgtools.engine.nets.contactinputs import EXTRA_NAMES, N_EXTRA_SIDE, encode_extra_batch
 from bgtools.engine.nets.features import N_INPUTS, NET_CONTACT, NET_CRASHED, NET_RACE, encode_batch
 from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import Weights
@@ -54,9 +54,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=37)
     ap.add_argument("--variants", default="0,1", help="which to fit: 0 control, 1 new inputs (default both)")
     ap.add_argument("--init", default=None, help="starting net (default: the shipped one)")
+    ap.add_argument("--drop", default="", metavar="NAMES",
+                    help="new inputs (contactinputs.EXTRA_NAMES, comma-separated) held at zero for both sides: their "
+                         "weights stay zero, so the net does without them (an ablation)")
     ap.add_argument("--json-out", default=None)
     ap.add_argument("--save-prefix", default=None, metavar="PATH")
     args = ap.parse_args(argv)
+    drop = [c.strip() for c in args.drop.split(",") if c.strip()]
+    unknown = sorted(set(drop) - set(EXTRA_NAMES))
+    if unknown:
+        ap.error(f"unknown input(s) {', '.join(unknown)}; the inputs are {', '.join(EXTRA_NAMES)}")
+    cols = [k + side * N_EXTRA_SIDE for side in (0, 1) for k, nm in enumerate(EXTRA_NAMES) if nm in drop]
     boards, t = load_rows(args.data)
     cls, x = encode_batch(boards)
     t0 = time.perf_counter()
@@ -64,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     for c in (NET_CONTACT, NET_CRASHED):
         rows = cls == c
         base = np.ascontiguousarray(x[rows, :N_INPUTS[c]])
-        xs[c] = (base, np.ascontiguousarray(np.concatenate([base, encode_extra_batch(boards[rows])], axis=1)))
+        more = encode_extra_batch(boards[rows])
+        more[:, cols] = 0.0
+        xs[c] = (base, np.ascontiguousarray(np.concatenate([base, more], axis=1)))
         ts[c] = np.ascontiguousarray(t[rows])
     print(f"{len(cls)} rows: contact {len(ts[NET_CONTACT])}, crashed {len(ts[NET_CRASHED])}, "
           f"race {int((cls == NET_RACE).sum())} (not fitted); encoded in {time.perf_counter() - t0:.1f} s", flush=True)
@@ -83,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         w = fit_weights(w0, data, settings, log=rows.append)
         if args.save_prefix:
             w.meta.update(version=f"contact-inputs-fit-{k}", variant=names[k], data=",".join(args.data),
-                          contact_inputs="features" if k == 0 else "features+contactinputs")
+                          contact_inputs="features" if k == 0 else "features+contactinputs", dropped=",".join(drop))
             w.save(f"{args.save_prefix}-{k}.npz")
         res: dict = {"seconds": round(time.perf_counter() - t1, 1), "best_epochs": w.meta.get("fit_best_epochs")}
         for net in ("contact", "crashed"):
@@ -96,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{res['crashed']['best_val_mae']:.5f}, best epochs {res['best_epochs']}, {res['seconds']} s", flush=True)
         for r in rows[:: max(1, len(rows) // 10)]:
             print("   ", {kk: (round(v, 5) if isinstance(v, float) else v) for kk, v in r.items()}, flush=True)
-    print(f"{args.epochs} epochs, lr {args.lr} -> {args.lr_end}, batch {args.batch}, seed {args.seed}")
+    print(f"{args.epochs} epochs, lr {args.lr} -> {args.lr_end}, batch {args.batch}, seed {args.seed}"
+          + (f", without {', '.join(drop)}" if drop else ""))
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
