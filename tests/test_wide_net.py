@@ -134,3 +134,13 @@ def test_fit_with_contact_inputs_end_to_end(tmp_path, boards):
     assert fitted.wide
     # the new inputs' weights moved toward targets that need them
     assert np.abs(fitted.W1[0][N_INPUTS[0]:]).max() > 0
+
+
+def test_a_wide_net_duels_a_plain_one():
+    from bgtools.training.duel import duel_weights
+
+    shipped = load_weights(None)
+    same = duel_weights(add_contact_inputs(shipped), shipped, 40, seed=11)
+    assert same.ppg == 0.0  # the same play to the bit, duplicate dice: every pair cancels
+    other = duel_weights(_wide(), shipped, 40, seed=11)
+    assert other.ppg != 0.0
