@@ -15,7 +15,7 @@ import pytest
 
 from bgtools.core.movegen import generate, generate_boards, new_move_buffers
 from bgtools.engine.children import live_children
-from bgtools.engine.nets.features import MAX_INPUTS, encode_batch
+from bgtools.engine.nets.features import encode_batch
 from bgtools.engine.nets.incremental import evaluate_siblings
 from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import (Net, Weights, evaluate_net, hidden_out, init_weights, net_probs,
@@ -64,7 +64,7 @@ def _full_and_old(sibs, net, old_W2):
     full = np.zeros((n, 5))
     old = np.zeros((n, 5))
     ev = new_eval_buffers(net)
-    x = np.zeros(MAX_INPUTS, np.float32)
+    x = np.zeros(ev.x.shape[0], np.float32)
     h = np.zeros(ev.h.shape[0], np.float32)
     y = np.zeros(5, np.float32)
     for i in range(n):

@@ -229,6 +229,10 @@ def fit(
     best_per_net: Annotated[bool, typer.Option("--best-per-net",
                                                help="Keep each net (contact, crashed, race) from the epoch "
                                                "of its own lowest held-out loss, not one epoch for all.")] = False,
+    contact_inputs: Annotated[bool, typer.Option("--contact-inputs",
+                                                 help="The contact and crashed nets also read the 36 inputs of "
+                                                 "engine.nets.contactinputs (added at zero weights when the start "
+                                                 "net does not, so it plays as before until fitted).")] = False,
 ) -> None:
     """Supervised fit of the net to the labels (cross-entropy, Adam); writes fit.npz (resumable)."""
     from bgtools.training.pipeline import FitConfig, run_fit
@@ -255,7 +259,7 @@ def fit(
     _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed, data=data,
                                    extra=tuple(extra or ()), lr_end=lr_end,
                                    hidden=widths,  # type: ignore[arg-type]  # three ints, checked above
-                                   best_per_net=best_per_net))
+                                   best_per_net=best_per_net, contact_inputs=contact_inputs))
 
 
 @train_app.command("duel")

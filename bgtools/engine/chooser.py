@@ -32,7 +32,8 @@ from bgtools.engine import bearoff as _bo
 from bgtools.engine.cubeful.cube import cube_x, cubeful_value
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
 from bgtools.engine.nets.incremental import IncBase, net_probs_inc, new_inc_base, set_base
-from bgtools.engine.nets.nn import EvalBuffers, Net, equity_from_probs, game_over_probs, net_probs, new_eval_buffers
+from bgtools.engine.nets.nn import (EvalBuffers, Net, WideNet, as_net, equity_from_probs, game_over_probs, net_probs,
+                                    new_eval_buffers)
 from bgtools.engine.nets.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
@@ -44,7 +45,7 @@ __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "
 class Chooser(NamedTuple):
     """How the net picks its plays (see the module notes); build one with :func:`make_chooser`."""
 
-    net: Net
+    net: Net | WideNet
     tables: _bo.BearoffTables  #: the bear-off databases (empty when ``bearoff`` is False)
     bearoff: bool  #: value the positions the databases cover from them
     ply: int  #: 0 or 1
@@ -75,7 +76,7 @@ class ChooserBuffers(NamedTuple):
     choices: ChoiceCache  #: the caller's cache of choices (the rollout kernel's; none unless asked for)
 
 
-def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.BearoffTables] = None,
+def make_chooser(net: Net | WideNet | tuple, ply: int = 0, prune: int = 4, tables: Optional[_bo.BearoffTables] = None,
                  stable: bool = True, rolls: Optional[np.ndarray] = None,
                  weights: Optional[np.ndarray] = None, pruning: Optional[Pruning] = None) -> Chooser:
     """A :class:`Chooser` for ``net``; ``tables`` None: no bear-off databases.
@@ -83,7 +84,7 @@ def make_chooser(net: Net, ply: int = 0, prune: int = 4, tables: Optional[_bo.Be
     the pruning net and how many plays per roll it keeps for the net."""
     use = tables is not None
     pnet, pkeep = (no_pruning(), 0) if pruning is None else (pruning.net, int(pruning.keep))
-    return Chooser(Net(*net), tables if tables is not None else _bo.empty_tables(), use, int(ply), int(prune), bool(stable),
+    return Chooser(as_net(net), tables if tables is not None else _bo.empty_tables(), use, int(ply), int(prune), bool(stable),
                    GNUBG_ROLLS if rolls is None else rolls, GNUBG_ROLL_WEIGHTS if weights is None else weights,
                    pnet, pkeep)
 

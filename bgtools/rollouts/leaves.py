@@ -24,9 +24,8 @@ from bgtools.engine.chooser import Chooser, chooser_buffers_with, make_chooser
 from bgtools.engine.cubeful.cube import CubeArgs, cube_values, cube_x, cubeful_value, flip_owner
 from bgtools.engine.cubeful.met import METS, load_met, mwc_after
 from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
-from bgtools.engine.nets.features import MAX_INPUTS, encode
 from bgtools.engine.nets.incremental import delta_layer
-from bgtools.engine.nets.nn import forward_row, game_over_probs
+from bgtools.engine.nets.nn import NET_MAX_INPUTS, encode_net, forward_row, game_over_probs
 from bgtools.engine.nets.prune import PRUNE_MAX_HIDDEN, prune_play_values
 from bgtools.rollouts.dice import new_roll_memo, roll_memo
 from bgtools.rollouts.settings import RolloutError
@@ -63,12 +62,12 @@ def _moves_and_nets(ch: Chooser) -> None:
     moves = new_move_buffers()
     generate_boards(b, 3, 1, moves)
     net = ch.net
-    x = np.zeros(MAX_INPUTS, np.float32)
+    x = np.zeros(NET_MAX_INPUTS, np.float32)
     h = np.zeros(max(w.shape[1] for w in net.W1s), np.float32)
     y = np.zeros(5, np.float32)
-    c = encode(b, x)
+    c = encode_net(b, x, None)  # (the shipped kind of net: no extra inputs)
     W1 = net.W1s[c]
-    idx = np.zeros(MAX_INPUTS, np.int32)
+    idx = np.zeros(NET_MAX_INPUTS, np.int32)
     forward_row(x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], h, y, idx)
     delta_layer(x, x.copy(), W1.shape[0], W1, h.copy(), h, idx)
     p = np.zeros(5)

@@ -20,7 +20,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from bgtools.engine.nets.features import N_INPUTS, encode_batch
+from bgtools.engine.nets.contactinputs import encode_extra_batch
+from bgtools.engine.nets.features import N_INPUTS, NET_RACE, encode_batch
 from bgtools.engine.nets.nn import NET_NAMES, Weights
 
 __all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights"]
@@ -63,12 +64,21 @@ class FitData:
         return int(sum(a.shape[0] for a in self.x))
 
 
-def prepare(boards: np.ndarray, targets: np.ndarray) -> FitData:
-    """Encode ``boards`` and group them with their ``targets`` by net class."""
-    cls, x = encode_batch(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25))
+def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False) -> FitData:
+    """Encode ``boards`` and group them with their ``targets`` by net class; ``wide``: the
+    contact and crashed rows also get :mod:`~bgtools.engine.nets.contactinputs`' inputs (for a
+    net whose :attr:`~bgtools.engine.nets.nn.Weights.wide` is true)."""
+    b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+    cls, x = encode_batch(b)
     t = np.asarray(targets, np.float32)
-    return FitData(tuple(np.ascontiguousarray(x[cls == c, :N_INPUTS[c]]) for c in range(3)),
-                   tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)))
+    xs = []
+    for c in range(3):
+        rows = cls == c
+        xc = x[rows, :N_INPUTS[c]]
+        if wide and c != NET_RACE:
+            xc = np.concatenate([xc, encode_extra_batch(b[rows])], axis=1)
+        xs.append(np.ascontiguousarray(xc))
+    return FitData(tuple(xs), tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)))
 
 
 def _sig(v: np.ndarray) -> np.ndarray:

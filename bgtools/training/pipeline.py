@@ -42,7 +42,7 @@ from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
 from bgtools.engine.nets.features import net_classes
 from bgtools.engine.nets.networks import load_weights
-from bgtools.engine.nets.nn import NET_NAMES, Weights, widen_weights
+from bgtools.engine.nets.nn import NET_NAMES, Weights, add_contact_inputs, widen_weights
 from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
 from bgtools.training.duel import duel_weights
@@ -122,9 +122,13 @@ class FitConfig:
     #: keep each net (contact, crashed, race) from its own best held-out epoch
     #: (:attr:`bgtools.training.fit.FitSettings.best_per_net`); False: one epoch for all three
     best_per_net: bool = False
+    #: the contact and crashed nets read contactinputs' inputs too (added at zero weights when
+    #: the start net does not: :func:`bgtools.engine.nets.nn.add_contact_inputs`)
+    contact_inputs: bool = False
 
 
-_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None, "best_per_net": False}
+_FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None, "best_per_net": False,
+                 "contact_inputs": False}
 
 
 @dataclass(frozen=True)
@@ -402,13 +406,15 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     boards = np.concatenate([d["boards"] for d in sets])
     targets = np.concatenate([d["targets"] for d in sets])
     del sets
-    data = prepare(boards, targets)
     init = load_weights(cfg.init)
     if cfg.hidden is not None:
         try:
             init = widen_weights(init, cfg.hidden, cfg.seed)
         except ValueError as e:
             raise PipelineError(f"fit --hidden: {e}") from None
+    if cfg.contact_inputs:
+        init = add_contact_inputs(init)
+    data = prepare(boards, targets, wide=init.wide)
     settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed,
                            lr_end=cfg.lr_end, best_per_net=cfg.best_per_net)
     ckpt = run / "data" / "fit_ckpt.npz"

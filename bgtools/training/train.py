@@ -28,8 +28,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine.chooser import choose0, new_chooser_buffers, swap_into
-from bgtools.engine.nets.features import encode
-from bgtools.engine.nets.nn import Weights, forward_row, init_weights
+from bgtools.engine.nets.nn import Weights, encode_net, forward_row, init_weights
 from bgtools.engine.outputs import turn_into
 from bgtools.engine.play import MAX_TURNS, duel_chooser, game_over_board, opening_board
 
@@ -44,7 +43,7 @@ def _update(board, target, alpha, net, ev, dh) -> None:
     x = ev.x
     h = ev.h
     y = ev.y
-    c = encode(board, x)
+    c = encode_net(board, x, ev.mb)
     if c < 0:
         return
     W1 = net.W1s[c]

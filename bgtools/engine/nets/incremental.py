@@ -19,8 +19,10 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from bgtools.engine.nets.features import MAX_INPUTS, encode
-from bgtools.engine.nets.nn import first_layer, hidden_out, make_consistent, new_eval_buffers
+from typing import Any
+
+from bgtools.engine.nets.nn import (NET_MAX_INPUTS, encode_net, extra_scratch, first_layer, hidden_out, make_consistent,
+                                    new_eval_buffers)
 
 __all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc", "evaluate_siblings"]
 
@@ -28,10 +30,11 @@ __all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc"
 class IncBase(NamedTuple):
     """The base of a set of siblings: its inputs, hidden pre-activations and net class."""
 
-    x: np.ndarray  #: float32[MAX_INPUTS]
+    x: np.ndarray  #: float32[NET_MAX_INPUTS]
     h: np.ndarray  #: float32[largest hidden layer] (pre-activations, before the sigmoid)
     cls: np.ndarray  #: int64[1]: the base's net class, -1 while none is set
-    idx: np.ndarray  #: int32[MAX_INPUTS] scratch: the inputs that differ (see :func:`delta_layer`)
+    idx: np.ndarray  #: int32[NET_MAX_INPUTS] scratch: the inputs that differ (see :func:`delta_layer`)
+    mb: Any  #: scratch of a wide net's extra inputs (``nn.extra_scratch``)
 
 
 @nb.njit(cache=True)
@@ -40,14 +43,14 @@ def new_inc_base(net):
     nh = 1
     for c in range(3):
         nh = max(nh, net.W1s[c].shape[1])
-    return IncBase(np.zeros(MAX_INPUTS, np.float32), np.zeros(nh, np.float32), np.full(1, -1, np.int64),
-                   np.zeros(MAX_INPUTS, np.int32))
+    return IncBase(np.zeros(NET_MAX_INPUTS, np.float32), np.zeros(nh, np.float32), np.full(1, -1, np.int64),
+                   np.zeros(NET_MAX_INPUTS, np.int32), extra_scratch(net))
 
 
 @nb.njit(cache=True, inline="always")
 def set_base(board, net, base) -> None:
     """Make ``board`` (``[1]`` on roll, a game not over) the base of the next siblings."""
-    c = encode(board, base.x)
+    c = encode_net(board, base.x, base.mb)
     W1 = net.W1s[c]
     first_layer(base.x, W1.shape[0], W1, net.b1s[c], base.h, base.idx)
     base.cls[0] = c
@@ -80,7 +83,7 @@ def net_probs_inc(board, net, ev, base, out) -> int:
     first layer updated from ``base`` where the net class is the base's; return the class."""
     x = ev.x
     h = ev.h
-    c = encode(board, x)
+    c = encode_net(board, x, ev.mb)
     W1 = net.W1s[c]
     nin = W1.shape[0]
     if c == base.cls[0]:

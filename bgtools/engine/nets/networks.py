@@ -37,7 +37,9 @@ def load_weights(path: Optional[str] = None) -> Weights:
     if os.path.isdir(path):
         raise WeightsFileError(f"{path}: is a folder, not a weights file")
     try:
-        return Weights.load(path)
+        w = Weights.load(path)
+        w.wide  # noqa: B018  (first layers of a size no net reads: ValueError)
+        return w
     except KeyError as e:
         raise WeightsFileError(f"{path}: not a bgtools weights file (no array {e.args[0]!r})") from None
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:

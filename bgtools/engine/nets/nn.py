@@ -24,15 +24,26 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 
-from bgtools.engine.nets.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, encode
+from numba.extending import overload
+
+from bgtools.core.movegen import new_move_buffers
+from bgtools.engine.nets.contactinputs import N_EXTRA_SIDE, encode_extra
+from bgtools.engine.nets.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, NET_RACE, encode
 
 __all__ = [
     "Weights",
     "Net",
+    "WideNet",
+    "N_EXTRA",
+    "NET_MAX_INPUTS",
+    "encode_net",
+    "as_net",
+    "reads_contact_inputs",
     "EvalBuffers",
     "new_eval_buffers",
     "NeuralEvaluator",
     "init_weights",
+    "add_contact_inputs",
     "nn_forward",
     "forward_row",
     "first_layer",
@@ -60,14 +71,45 @@ class Net(NamedTuple):
     b2s: tuple  #: float32[5] per class
 
 
+#: inputs of :mod:`bgtools.engine.nets.contactinputs` that a :class:`WideNet`'s contact and
+#: crashed layers read after the encoder's (issue 37)
+N_EXTRA = 2 * N_EXTRA_SIDE
+#: the most inputs a net reads (a wide contact net's): the size of the input buffers
+NET_MAX_INPUTS = MAX_INPUTS + N_EXTRA
+
+
+class WideNet(NamedTuple):
+    """A :class:`Net` whose contact and crashed layers read :data:`N_EXTRA` more inputs
+    (``contactinputs.encode_extra``) after the encoder's.  A type of its own, so that the
+    kernels compiled for a :class:`Net` (the shipped kind) hold no code for those inputs."""
+
+    W1s: tuple  #: float32[inputs, hidden] per class
+    b1s: tuple  #: float32[hidden] per class
+    W2s: tuple  #: float32[hidden, 5] per class (column-major from :class:`Weights`)
+    b2s: tuple  #: float32[5] per class
+
+
 class EvalBuffers(NamedTuple):
     """Scratch of one forward pass; after :func:`eval_board` it holds the inputs, hidden
     activations and raw outputs of the last board evaluated by a net."""
 
-    x: np.ndarray  #: float32[MAX_INPUTS]
+    x: np.ndarray  #: float32[NET_MAX_INPUTS]
     h: np.ndarray  #: float32[largest hidden layer]
     y: np.ndarray  #: float32[5]
-    idx: np.ndarray  #: int32[MAX_INPUTS] the first layer's list of non-zero inputs
+    idx: np.ndarray  #: int32[NET_MAX_INPUTS] the first layer's list of non-zero inputs
+    mb: Any  #: move buffers for a :class:`WideNet`'s hit inputs; None for a :class:`Net`
+
+
+def reads_contact_inputs(W1s) -> bool:
+    """Whether first layers ``W1s`` (contact, crashed, race) read the :data:`N_EXTRA` inputs
+    after the encoder's in the contact and crashed nets; ValueError for any other size."""
+    rows = tuple(int(w.shape[0]) for w in W1s)
+    if rows == tuple(N_INPUTS):
+        return False
+    if rows == (N_INPUTS[0] + N_EXTRA, N_INPUTS[1] + N_EXTRA, N_INPUTS[2]):
+        return True
+    raise ValueError(f"first layers of {rows} inputs: a net reads {tuple(N_INPUTS)}, or "
+                     f"{N_EXTRA} more in its contact and crashed layers")
 
 
 @dataclass(frozen=True)
@@ -91,9 +133,16 @@ class Weights:
     def hidden(self) -> tuple[int, ...]:
         return tuple(int(w.shape[1]) for w in self.W1)
 
-    def arrays(self) -> Net:
-        """The layers as a :class:`Net` (a tuple: ``W1, b1, W2, b2 = w.arrays()`` works)."""
-        return Net(self.W1, self.b1, self.W2, self.b2)
+    @property
+    def wide(self) -> bool:
+        """Whether the contact and crashed layers read the :data:`N_EXTRA` inputs after the
+        encoder's (a :class:`WideNet`); ValueError for first layers of any other size."""
+        return reads_contact_inputs(self.W1)
+
+    def arrays(self) -> Net | WideNet:
+        """The layers as a :class:`Net`, or a :class:`WideNet` when :attr:`wide` (a tuple:
+        ``W1, b1, W2, b2 = w.arrays()`` works)."""
+        return (WideNet if self.wide else Net)(self.W1, self.b1, self.W2, self.b2)
 
     def copy(self) -> "Weights":
         W1, b1, W2, b2 = (tuple(a.copy(order="K") for a in t) for t in self.arrays())
@@ -134,6 +183,18 @@ def init_weights(hidden: tuple[int, int, int] = (128, 64, 64), seed: int = 0) ->
         W2.append(rng.normal(0.0, 1.0 / np.sqrt(nh), (nh, 5)).astype(np.float32))
         b2.append(np.array([0.0, -2.0, -4.0, -2.0, -4.0], np.float32))
     return Weights(tuple(W1), tuple(b1), tuple(W2), tuple(b2), {"hidden": list(hidden)})
+
+
+def add_contact_inputs(w: Weights) -> Weights:
+    """``w`` with its contact and crashed layers reading the :data:`N_EXTRA` inputs of
+    :mod:`bgtools.engine.nets.contactinputs` after the encoder's, their weights zero, so the
+    net gives exactly ``w``'s outputs until it is trained (``w`` itself when it reads them)."""
+    if w.wide:
+        return w
+    W1 = list(w.W1)
+    for c in range(2):
+        W1[c] = np.ascontiguousarray(np.concatenate([W1[c], np.zeros((N_EXTRA, W1[c].shape[1]), np.float32)]))
+    return Weights(tuple(W1), w.b1, w.W2, w.b2, dict(w.meta, contact_inputs=True))
 
 
 def widen_weights(w: Weights, hidden: tuple[int, int, int], seed: int = 0) -> Weights:
@@ -288,14 +349,54 @@ def game_over_probs(board, out) -> bool:
     return True
 
 
+def as_net(arrays) -> Net | WideNet:
+    """``arrays`` (a :class:`Net`, a :class:`WideNet` or the four tuples of layers) as the
+    kernels' bundle, a :class:`WideNet` when its first layers read the extra inputs."""
+    if isinstance(arrays, (Net, WideNet)):
+        return arrays
+    W1s, b1s, W2s, b2s = (tuple(a) for a in arrays)
+    return (WideNet if reads_contact_inputs(W1s) else Net)(W1s, b1s, W2s, b2s)
+
+
+def _is_wide(net_type) -> bool:
+    return getattr(net_type, "instance_class", None) is WideNet
+
+
+def extra_scratch(net):
+    """Scratch for ``net``'s extra inputs: move buffers for a :class:`WideNet`, None for a
+    :class:`Net` (kernels only; chosen by the net's type when Numba compiles the caller)."""
+    raise NotImplementedError("extra_scratch is for Numba kernels")
+
+
+@overload(extra_scratch)
+def _extra_scratch(net):
+    if _is_wide(net):
+        return lambda net: new_move_buffers()
+    return lambda net: None
+
+
+@nb.njit(cache=True)
+def encode_net(board, x, mb) -> int:
+    """Fill ``x`` with the inputs a net reads for ``board``: the encoder's, and with ``mb``
+    (the :func:`extra_scratch` of a :class:`WideNet`) the :data:`N_EXTRA` more after a
+    contact or crashed net's; return the net class.  With ``mb`` None (a :class:`Net`'s)
+    Numba drops the second part when it compiles, so the shipped kind's kernels hold no code
+    for it."""
+    c = encode(board, x)
+    if mb is not None:
+        if c != NET_RACE:
+            encode_extra(board, x[N_INPUTS[c]:], mb)
+    return c
+
+
 @nb.njit(cache=True)
 def new_eval_buffers(net):
     """Fresh :class:`EvalBuffers` for ``net`` (callable from Python and from Numba code)."""
     nh = 1
     for c in range(3):
         nh = max(nh, net.W1s[c].shape[1])
-    return EvalBuffers(np.zeros(MAX_INPUTS, np.float32), np.empty(nh, np.float32), np.empty(5, np.float32),
-                       np.zeros(MAX_INPUTS, np.int32))
+    return EvalBuffers(np.zeros(NET_MAX_INPUTS, np.float32), np.empty(nh, np.float32), np.empty(5, np.float32),
+                       np.zeros(NET_MAX_INPUTS, np.int32), extra_scratch(net))
 
 
 # ``inline="always"`` on the per-board helpers: a kernel that takes bundles (Net,
@@ -304,7 +405,7 @@ def new_eval_buffers(net):
 def net_probs(board, net, ev, out) -> int:
     """The net's outputs for ``board[1]`` on roll (a game not over) into ``out``
     (float64[5]), clipped to consistent cumulative probabilities; return the net class."""
-    c = encode(board, ev.x)
+    c = encode_net(board, ev.x, ev.mb)
     W1 = net.W1s[c]
     forward_row(ev.x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], ev.h, ev.y, ev.idx)
     for o in range(5):
@@ -336,10 +437,10 @@ def evaluate_net(boards, net):
     return res
 
 
-@nb.njit(cache=True)
 def evaluate_boards_kernel(boards, W1s, b1s, W2s, b2s):
-    """:func:`evaluate_net` with the layers given one by one (plain-array entry point)."""
-    return evaluate_net(boards, Net(W1s, b1s, W2s, b2s))
+    """:func:`evaluate_net` with the layers given one by one (plain-array entry point; a
+    :class:`WideNet` when the first layers read the extra inputs)."""
+    return evaluate_net(boards, as_net((W1s, b1s, W2s, b2s)))
 
 
 @nb.njit(cache=True)
