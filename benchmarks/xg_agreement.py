@@ -272,14 +272,22 @@ def default_files() -> list[Path]:
     return sorted(base.rglob("*.xg"))
 
 
-def analyse_one(job: tuple[str, int, bool]) -> dict:
+def analyse_one(job: tuple[str, int, bool, Optional[str]]) -> dict:
     from bgtools.analysis import AnalysisSettings, analyse_match
     from bgtools.formats import read_match
 
-    path, ply, lookahead = job
+    path, ply, lookahead, weights = job
+    evaluator = None  # the shipped net with the shipped pruning net
+    if weights:
+        from bgtools.engine.nets.networks import load_weights
+        from bgtools.engine.nets.nn import NeuralEvaluator
+        from bgtools.engine.nets.prune import load_default_pruning
+
+        evaluator = NeuralEvaluator(load_weights(weights), prune=load_default_pruning())
     m = read_match(path)
     t = time.process_time()
-    a = analyse_match(m, settings=AnalysisSettings(ply=ply, cube_lookahead=lookahead), cache=None, label=path)
+    a = analyse_match(m, evaluator=evaluator, settings=AnalysisSettings(ply=ply, cube_lookahead=lookahead), cache=None,
+                      label=path)
     r = file_result(m, a)
     r["seconds"] = time.process_time() - t
     return r
@@ -296,14 +304,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--no-cube-lookahead", action="store_true",
                     help="cube decisions from the formula on the ply's cubeless probabilities only")
     ap.add_argument("--json", help="write every row (checker, cube, players) as JSON lines to this file")
+    ap.add_argument("--weights", default=None, metavar="NPZ",
+                    help="analyse with this net (and the shipped pruning net) instead of the shipped one")
     args = ap.parse_args(argv)
     files = [Path(f) for f in args.files] if args.files else default_files()
     if not files:
         print("no .xg files", file=sys.stderr)
         return 2
     t = time.perf_counter()
-    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead) for f in files], jobs=args.jobs))
-    flags = " --no-cube-lookahead" if args.no_cube_lookahead else ""
+    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead, args.weights) for f in files], jobs=args.jobs))
+    flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (f" --weights {args.weights}" if args.weights else "")
     print(f"# python benchmarks/xg_agreement.py --ply {args.ply}{flags} --jobs {args.jobs}: {len(files)} files, "
           f"{time.perf_counter() - t:.0f} s wall ({sum(r['seconds'] for r in results):.0f} CPU s of analysis)")
     print("\n".join(report(results, args.top)))
