@@ -4,7 +4,7 @@ sets (``train label``) twice with the same rows, split, order and rate: with the
 (their first-layer weights start at zero, so epoch 0 is the shipped net in both).  The race
 net is left as shipped (race rows are not fitted).  Prints the held-out cross-entropy and
 |equity error| per net; ``--save-prefix P`` writes ``P-0.npz`` (control) and ``P-1.npz`` (new
-inputs: only ``benchmarks/contact_inputs_judge.py`` reads them)::
+inputs: an ``nn.WideNet``, which every command and benchmark can load)::
 
     PYTHONPATH=. python benchmarks/contact_inputs_fit.py runs/gen9/a/data/labelled.npz --epochs 100 --save-prefix CI
 """
@@ -17,23 +17,12 @@ import time
 
 import numpy as np
 
-from bgtools.engine.nets.contactinputs import EXTRA_NAMES, N_EXTRA_SIDE, encode_extra_batch
+from bgtools.engine.nets.contactinputs import EXTRA_NAMES, N_EXTRA_SIDE
 from bgtools.engine.nets.features import N_INPUTS, NET_CONTACT, NET_CRASHED, NET_RACE, encode_batch
 from bgtools.engine.nets.networks import load_weights
-from bgtools.engine.nets.nn import Weights
+from bgtools.engine.nets.nn import add_contact_inputs
 from bgtools.training.datasets import load_npz
-from bgtools.training.fit import FitData, FitSettings, fit_weights
-
-N_EXTRA = 2 * N_EXTRA_SIDE
-
-
-def with_rows(w: Weights, nets: tuple[int, ...], extra: int) -> Weights:
-    """``w`` with ``extra`` zero rows appended to the first layer of each net in ``nets``."""
-    W1 = list(w.W1)
-    for c in nets:
-        W1[c] = np.concatenate([W1[c], np.zeros((extra, W1[c].shape[1]), np.float32)])
-    return Weights(tuple(W1), w.b1, w.W2, w.b2, dict(w.meta))
-
+from bgtools.training.fit import FitData, FitSettings, fit_weights, prepare
 
 def load_rows(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
     boards, targets = [], []
@@ -66,28 +55,23 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown input(s) {', '.join(unknown)}; the inputs are {', '.join(EXTRA_NAMES)}")
     cols = [k + side * N_EXTRA_SIDE for side in (0, 1) for k, nm in enumerate(EXTRA_NAMES) if nm in drop]
     boards, t = load_rows(args.data)
-    cls, x = encode_batch(boards)
-    t0 = time.perf_counter()
-    xs, ts = {}, {}
-    for c in (NET_CONTACT, NET_CRASHED):
-        rows = cls == c
-        base = np.ascontiguousarray(x[rows, :N_INPUTS[c]])
-        more = encode_extra_batch(boards[rows])
-        more[:, cols] = 0.0
-        xs[c] = (base, np.ascontiguousarray(np.concatenate([base, more], axis=1)))
-        ts[c] = np.ascontiguousarray(t[rows])
-    print(f"{len(cls)} rows: contact {len(ts[NET_CONTACT])}, crashed {len(ts[NET_CRASHED])}, "
-          f"race {int((cls == NET_RACE).sum())} (not fitted); encoded in {time.perf_counter() - t0:.1f} s", flush=True)
-    none_x = np.zeros((0, N_INPUTS[NET_RACE]), np.float32)
-    none_t = np.zeros((0, 5), np.float32)
-    init = Weights.load(args.init) if args.init else load_weights(None)
+    cls = encode_batch(boards)[0]
+    print(f"{len(cls)} rows: contact {int((cls == NET_CONTACT).sum())}, crashed {int((cls == NET_CRASHED).sum())}, "
+          f"race {int((cls == NET_RACE).sum())} (not fitted)", flush=True)
+    init = load_weights(args.init)
     settings = FitSettings(epochs=args.epochs, batch=args.batch, lr=args.lr, lr_end=args.lr_end, seed=args.seed,
                            best_per_net=True)
     names = ("shipped inputs (control)", "plus contact inputs")
     out = {}
     for k in (int(v) for v in args.variants.split(",")):
-        w0 = init if k == 0 else with_rows(init, (NET_CONTACT, NET_CRASHED), N_EXTRA)
-        data = FitData((xs[NET_CONTACT][k], xs[NET_CRASHED][k], none_x), (ts[NET_CONTACT], ts[NET_CRASHED], none_t))
+        w0 = init if k == 0 else add_contact_inputs(init)
+        enc = prepare(boards, t, wide=k == 1)
+        if k == 1:
+            for c in (NET_CONTACT, NET_CRASHED):
+                enc.x[c][:, [N_INPUTS[c] + j for j in cols]] = 0.0
+        # the race rows are left out: the race net stays as it is
+        data = FitData((enc.x[NET_CONTACT], enc.x[NET_CRASHED], enc.x[NET_RACE][:0]),
+                       (enc.t[NET_CONTACT], enc.t[NET_CRASHED], enc.t[NET_RACE][:0]))
         rows: list[dict] = []
         t1 = time.perf_counter()
         w = fit_weights(w0, data, settings, log=rows.append)

@@ -1,11 +1,12 @@
-"""Hand-made boards for the tests of the inputs and the race data."""
+"""Hand-made boards for the tests (inputs, race data, move generation)."""
 
 import numpy as np
 
 
 def race_board(me: dict, opp: dict) -> np.ndarray:
-    """int8[2, 25] with ``me`` (point index -> checkers) for the player on roll (``[1]``) and
-    ``opp`` for his opponent (``[0]``), each indexed from its own side."""
+    """int8[2, 25] (any position, not only a race) with ``me`` (point index -> checkers) for
+    the player on roll (``[1]``) and ``opp`` for his opponent (``[0]``), each indexed from its
+    own side."""
     b = np.zeros((2, 25), np.int8)
     for i, n in me.items():
         b[1, i] = n

@@ -9,6 +9,7 @@ import pytest
 
 from bgtools.core.movegen import (ROLLS, count_plays, count_plays_batch, generate, new_move_buffers,
                                   write_plays_batch)
+from handboards import race_board
 from reference_movegen import move_checker, reference_plays
 
 
@@ -96,16 +97,6 @@ def random_board(rng):
     return np.array([opp, me], np.int8)
 
 
-def _board(me, opp):
-    """A board from {slot: count} of the mover and of the opponent (each from its own side)."""
-    b = np.zeros((2, 25), np.int8)
-    for s, c in me.items():
-        b[1, s] = c
-    for s, c in opp.items():
-        b[0, s] = c
-    return b
-
-
 RNG = random.Random(20261201)
 BOARDS = [random_board(RNG) for _ in range(220)]
 
@@ -148,7 +139,7 @@ CASES = [
 
 @pytest.mark.parametrize("me,opp,roll", CASES)
 def test_built_cases(me, opp, roll):
-    b = _board(me, opp)
+    b = race_board(me, opp)
     expected = model_plays(b, *roll)
     got = kernel_plays(b, *roll, new_move_buffers())
     assert got == [(bb, [tuple(s) for s in st]) for bb, st in expected]

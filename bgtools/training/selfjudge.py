@@ -101,18 +101,15 @@ def summarize(losses: np.ndarray, cats: list[str]) -> dict[str, dict[str, float]
 
 
 def self_judge(weights: Weights, rolls: SelfJudgeRolls, referee: Optional[Weights] = None, ply: int = 2,
-               keep: int = 8, threshold: float = 0.16, prune: Optional[Pruning] = None, batch: int = 256,
-               evaluator=None) -> dict:
+               keep: int = 8, threshold: float = 0.16, prune: Optional[Pruning] = None, batch: int = 256) -> dict:
     """Judge ``weights``' 0- and 1-ply picks on ``rolls`` against ``referee``'s ``ply`` search
     (default: the same net), among the ``keep`` best plays by 0 ply within ``threshold``.
 
     Returns ``loss0`` and ``loss1`` (float64[n] millipoints), ``categories``, the summaries
     ``ply0`` and ``ply1``, ``mae0`` (mean |0-ply - referee equity| over the candidates, per
     category) and ``candidates`` (total plays valued by the referee).  ``prune``: the referee
-    searches with that pruning net (None: every reply valued).  ``evaluator``: what values the
-    judged net's plays at 0 and 1 ply (default ``NeuralEvaluator(weights)``; an evaluator of a
-    net with inputs the kernels do not read yet, for a study)."""
-    ev = evaluator if evaluator is not None else NeuralEvaluator(weights)
+    searches with that pruning net (None: every reply valued)."""
+    ev = NeuralEvaluator(weights)
     ref = NeuralEvaluator(referee if referee is not None else weights, prune=prune)
     after: list[np.ndarray] = []
     offs = [0]

@@ -16,4 +16,4 @@ J="$PY benchmarks/contact_inputs_judge.py $D/CI-0.npz $D/CI-1.npz"
 $J --set benchmarks/data/judge_selfplay.jsonl.gz > $R/judge_selfplay.txt &
 $J --set benchmarks/data/judge_third.jsonl.gz > $R/judge_third.txt
 wait
-$J --check > $R/judge_dev.txt   # judge_dev (../shared)
+$J > $R/judge_dev.txt   # judge_dev (../shared)

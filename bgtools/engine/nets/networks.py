@@ -13,7 +13,7 @@ import zipfile
 from typing import Optional
 
 from bgtools.base.errors import BgtoolsError
-from bgtools.engine.nets.nn import Weights, load_default_network
+from bgtools.engine.nets.nn import Weights, load_default_network, reads_contact_inputs
 
 __all__ = ["WeightsFileError", "evaluator_name", "load_weights"]
 
@@ -38,7 +38,7 @@ def load_weights(path: Optional[str] = None) -> Weights:
         raise WeightsFileError(f"{path}: is a folder, not a weights file")
     try:
         w = Weights.load(path)
-        w.wide  # noqa: B018  (first layers of a size no net reads: ValueError)
+        reads_contact_inputs(w.W1)  # first layers of a size no net reads: ValueError
         return w
     except KeyError as e:
         raise WeightsFileError(f"{path}: not a bgtools weights file (no array {e.args[0]!r})") from None
