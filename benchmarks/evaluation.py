@@ -5,8 +5,9 @@
    gnubg's own 0- and 1-ply against its 2-ply for scale.
 2. Speed on one core: static evaluations per second, one Python call per position and
    batched, for the default evaluator (and the network architecture with untrained
-   weights, when bgtools.engine.nets.nn is importable); then every play of every roll of the
-   same boards valued by the shipped net as the lookahead values them (each board's
+   weights, when bgtools.engine.nets.nn is importable; beside the shipped analysis net, the
+   shipped rollout net); then every play of every roll of the
+   same boards valued by each shipped net as the lookahead values them (each board's
    children updated from its first layer, computed once: only the inputs a play changes;
    :func:`bgtools.engine.nets.incremental.evaluate_siblings`), and the same plays by the full
    forward pass.
@@ -105,7 +106,12 @@ def speed(recs, ev, batch: int, calibrate: int) -> None:
     else:
         print(f"gnubg: {GNUBG_QUOTED}")
     print(f"baseline (same run): move generation {gen_rate:,.0f} (position, roll)/s")
-    evaluators = [(ev.name, ev)]
+    evaluators = [(f"{ev.name} {ev.version}", ev)]
+    if getattr(ev, "rollout_weights", None) is not None and ev.rollout_weights is not ev.weights:
+        from bgtools.engine.nets.nn import NeuralEvaluator
+
+        fast = NeuralEvaluator(ev.rollout_weights)  # the shipped rollout net
+        evaluators.append((f"{fast.name} {fast.version} (rollouts)", fast))
     if not isinstance(ev, E.HeuristicEvaluator):
         evaluators.append(("bgtools-heuristic", E.HeuristicEvaluator()))
     try:
@@ -130,28 +136,31 @@ def speed(recs, ev, batch: int, calibrate: int) -> None:
         line = (f"{label:<40} single {single:>10,.0f}/s   batched {batched:>12,.0f}/s   "
                 f"raw evaluate_boards {raw:>12,.0f}/s   batched / move-gen baseline = {batched / gen_rate:.2f}x")
         print(line + (f"   batched / gnubg = {batched / g:.2f}x" if g else ""))
-    # every play of every roll, as the lookahead values them (the shipped net): the
+    # every play of every roll, as the lookahead values them (each shipped net): the
     # children of each board updated from its first layer, or each by the full pass
-    net = load_weights(None).arrays()
     t0 = time.process_time()
     parents, children, parent_of = live_children(live)
     gen = time.process_time() - t0
-    evaluate_siblings(parents, children[:2], parent_of[:2], net)  # compile / load
-    evaluate_net(children[:2], net)
-    secs = {"incremental": float("inf"), "full pass": float("inf")}
-    for _ in range(3):
-        for kind in secs:
-            t0 = time.process_time()
-            if kind == "incremental":
-                evaluate_siblings(parents, children, parent_of, net)
-            else:
-                evaluate_net(children, net)
-            secs[kind] = min(secs[kind], time.process_time() - t0)
-    rate = {k: len(children) / v for k, v in secs.items()}
-    print(f"all plays of every roll, shipped net ({len(live)} positions x 21 rolls, {len(children):,} plays, "
-          f"per CPU second, best of 3; generating them {gen:.2f} s): incremental {rate['incremental']:,.0f} /s, "
-          f"full pass {rate['full pass']:,.0f} /s (x{rate['incremental'] / rate['full pass']:.2f})"
-          + (f"; incremental / gnubg calibrate = {rate['incremental'] / g:.2f}x" if g else ""))
+    for use in ("analysis", "rollout"):
+        weights = load_weights(None, use)
+        net = weights.arrays()
+        evaluate_siblings(parents, children[:2], parent_of[:2], net)  # compile / load
+        evaluate_net(children[:2], net)
+        secs = {"incremental": float("inf"), "full pass": float("inf")}
+        for _ in range(3):
+            for kind in secs:
+                t0 = time.process_time()
+                if kind == "incremental":
+                    evaluate_siblings(parents, children, parent_of, net)
+                else:
+                    evaluate_net(children, net)
+                secs[kind] = min(secs[kind], time.process_time() - t0)
+        rate = {k: len(children) / v for k, v in secs.items()}
+        print(f"all plays of every roll, shipped {use} net {weights.meta.get('version')} ({len(live)} positions x 21 "
+              f"rolls, {len(children):,} plays, per CPU second, best of 3; generating them {gen:.2f} s): incremental "
+              f"{rate['incremental']:,.0f} /s, full pass {rate['full pass']:,.0f} /s "
+              f"(x{rate['incremental'] / rate['full pass']:.2f})"
+              + (f"; incremental / gnubg calibrate = {rate['incremental'] / g:.2f}x" if g else ""))
 
 
 def hint_time(ev) -> None:

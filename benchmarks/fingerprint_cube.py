@@ -80,7 +80,7 @@ def duels(games: int) -> list[tuple[str, bytes, float]]:
     from bgtools.engine.play import duel_vs_pubeval
     from bgtools.training.duel import duel_weights
 
-    net = load_default_network()
+    net = load_default_network("rollout")
     assert net is not None
     w = net.weights
     other = init_weights(seed=1)
@@ -112,7 +112,7 @@ def speed(games: int, trials: int) -> None:
     from bgtools.rollouts import Job, RolloutSettings, run_chunk, warm_up
     from bgtools.training.duel import duel_weights
 
-    net = load_default_network()
+    net = load_default_network("rollout")
     assert net is not None
     w = net.weights
     warm_up(w)

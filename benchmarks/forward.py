@@ -139,7 +139,7 @@ def main(argv=None) -> int:
     if args.net:
         nets = [(p, load_weights(p)) for p in args.net]
     else:
-        nets = [("shipped", load_weights(None))]
+        nets = [("shipped rollout net", load_weights(None, "rollout"))]  # (the former code reads no wide net)
         if (ROOT / "runs/gen4/wide/fit.npz").is_file():
             nets.append(("runs/gen4/wide/fit.npz", load_weights(str(ROOT / "runs/gen4/wide/fit.npz"))))
     for label, w in nets:

@@ -39,7 +39,7 @@ def main() -> None:
     ap.add_argument("--vr-trials", type=int, default=144)
     ap.add_argument("--id", default="4HPwATDgc/ABMA")
     args = ap.parse_args()
-    w = Weights.load(args.weights) if args.weights else load_default_network().weights
+    w = Weights.load(args.weights) if args.weights else load_default_network("rollout").weights
     warm_up(w)
     job = Job.make(Position.from_id(args.id))
     rows = {}

@@ -39,7 +39,7 @@ def main() -> None:
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--no-prune", action="store_true", help="the net values every play (no pruning net)")
     args = ap.parse_args()
-    w = Weights.load(args.weights) if args.weights else load_default_network().weights
+    w = Weights.load(args.weights) if args.weights else load_default_network("rollout").weights
     recs = [json.loads(line) for line in gzip.open(args.data, "rt")]
     rows = []
     for r in recs:

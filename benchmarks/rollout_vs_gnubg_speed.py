@@ -134,7 +134,7 @@ def main(argv=None) -> int:
     ap.add_argument("--factors", default=None,
                     help="the trial factors as JSON {position ID: factor} (another run's, to compare like with like)")
     args = ap.parse_args(argv)
-    net = load_default_network().weights
+    net = load_default_network("rollout").weights
     pos = positions(args.per_class)
     if args.positions:
         wanted = args.positions.split(",")

@@ -91,3 +91,41 @@ def test_a_pool_compiles_the_kernels_in_the_parent_before_its_workers_start(monk
     calls.clear()
     ex, window = executors.make_executor(None, 1)
     assert calls == [] and window == 1  # one process: it compiles when it first runs a chunk
+
+
+def test_the_notice_starts_the_helper_once_at_the_first_compile_and_waits_for_it():
+    from bgtools.cli.common import compile_notice
+
+    events: list[str] = []
+
+    def helper():
+        events.append("helper started")
+        return lambda: events.append("helper waited for")
+
+    @nb.njit(cache=False)
+    def thrice(x):
+        return 3 * x
+
+    with compile_notice("test", 1, helper):
+        assert thrice(2) == 6
+        assert thrice(1.5) == 4.5  # a second compile starts no second helper
+        assert events == ["helper started"]
+    assert events == ["helper started", "helper waited for"]
+    with compile_notice("test", 1, helper):  # nothing compiles: no helper
+        assert thrice(3) == 9
+    assert events == ["helper started", "helper waited for"]
+
+
+def test_the_search_helper_compiles_its_kernels_in_another_process(tmp_path, monkeypatch):
+    from bgtools.analysis.warmup import start_helper
+
+    group = group_of("hint")
+    assert group.helper is not None and group_of("annotate").helper is group.helper
+    group.helper()  # in this process: runs (the kernels load from the cache or compile)
+    monkeypatch.setenv("BGTOOLS_NUMBA_CACHE_DIR", str(tmp_path))  # the helper compiles into an empty cache
+    close = start_helper(group)
+    if close is None:
+        assert (os.cpu_count() or 1) < 2
+        return
+    close()
+    assert any(tmp_path.rglob("*.nbi"))  # its kernels are in the cache for the command's own process

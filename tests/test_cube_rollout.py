@@ -96,13 +96,15 @@ def test_cubeful_checker_play_at_double_match_point_maximises_winning_chances():
 
     from bgtools.core.movegen import legal_plays
     from bgtools.engine.evaluation import default_evaluator, invert_probs, static_probs
+    from bgtools.engine.nets.nn import NeuralEvaluator
     from bgtools.rollouts.dice import roll_dice
 
     pos, st = parse_any_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:6:0:7:10")  # 1-away 1-away
     seed = 11
     dice = roll_dice(seed, 0, 1)[0]
     plays = legal_plays(pos, dice)
-    probs = invert_probs(static_probs(np.stack([p.after.to_array() for p in plays]), default_evaluator()))
+    rollout_net = NeuralEvaluator(default_evaluator().rollout_weights)  # the net rollouts play
+    probs = invert_probs(static_probs(np.stack([p.after.to_array() for p in plays]), rollout_net))
     r = rollout(pos, st, RolloutSettings(trials=1, seed=seed, cubeful=True, truncate=1))
     # the trial stops after the first play and evaluates it: the play with the best winning chance
     assert r.probs[0] == pytest.approx(float(probs[:, 0].max()), abs=1e-6)

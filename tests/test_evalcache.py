@@ -21,7 +21,7 @@ from bgtools.engine.nets.nn import load_default_network
 from bgtools.engine.nets.prune import load_default_pruning
 from bgtools.rollouts import Job, RolloutSettings, executors, run_chunk
 
-W = load_default_network().weights
+W = load_default_network("rollout").weights
 DATA = Path(__file__).parent / "data"
 
 

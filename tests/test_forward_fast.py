@@ -120,7 +120,7 @@ def test_generate_boards_writes_the_same_plays_in_the_same_order_and_no_steps(or
 
 
 def _nets():
-    yield "shipped", load_weights(None)
+    yield "shipped", load_weights(None, "rollout")
     yield "128-random", init_weights((128, 64, 64), seed=7)
 
 

@@ -254,6 +254,26 @@ def test_default_network_if_shipped():
     assert ev.evaluate(lead)[0] > 0.95
 
 
+
+def test_two_shipped_nets_by_use_and_the_evaluator_rolls_out_with_the_faster():
+    from bgtools.engine.evaluation import default_evaluator
+
+    analysis, rollout = load_default_network("analysis"), load_default_network("rollout")
+    if analysis is None or rollout is None:
+        pytest.skip("no shipped weights")
+    # the analysis net reads the contact inputs, the rollout net does not; they are different nets
+    assert analysis.weights.wide and not rollout.weights.wide
+    assert analysis.version != rollout.version
+    # the race nets are the same, so a race position gets the same value from both
+    race = Position.from_array(_board({8: 5, 10: 5, 3: 5}, {7: 5, 9: 5, 2: 5}))
+    np.testing.assert_array_equal(analysis.evaluate(race), rollout.evaluate(race))
+    ev = default_evaluator()
+    assert ev.version == analysis.version
+    assert ev.rollout_weights is not ev.weights and not ev.rollout_weights.wide
+    # a net given by the user rolls out with itself
+    mine = NeuralEvaluator(rollout.weights)
+    assert mine.rollout_weights is mine.weights
+
 # -- training -------------------------------------------------------------------------------
 def test_td_training_is_seeded_and_changes_weights():
     from bgtools.training.train import td_games

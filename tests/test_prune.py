@@ -168,7 +168,7 @@ def test_the_cache_setting_names_the_pruning():
 
 # ----------------------------------------------------------------------------- training
 def test_fit_learns_to_rank_and_is_seeded(oracle):
-    ev = NeuralEvaluator(default_evaluator().weights)
+    ev = NeuralEvaluator(default_evaluator().rollout_weights)  # ranks like the plain net (gen8), as when written
     data = prune_dataset(oracle[:300], ev, rolls_per_position=4, seed=3)
     assert data.groups > 500 and data.offsets[-1] == data.boards.shape[0]
     assert ((data.offsets[1:] - data.offsets[:-1]) >= 2).all()

@@ -16,7 +16,7 @@ from bgtools.rollouts import (CHUNK, Job, Partial, RolloutError, RolloutSettings
 
 rollout_module = importlib.import_module("bgtools.rollouts.rollout")  # (the package's ``rollout`` is the function)
 
-W = load_default_network().weights
+W = load_default_network("rollout").weights
 
 
 def test_dice_stratified_first_two_rolls():

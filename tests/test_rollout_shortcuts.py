@@ -40,7 +40,7 @@ def _records(category: str, n: int) -> list[dict]:
 
 
 def test_cold_caches_give_the_same_sums():
-    net = load_default_network().weights
+    net = load_default_network("rollout").weights
     job = replace(Job.make(Position.from_id("d7sBADB25xsAAA")), first_cube=False)
     s = RolloutSettings(trials=24, cubeful=True, variance_reduction=True, bearoff_truncation=False)
     clear_caches()
@@ -79,7 +79,7 @@ def _margins(p, board, money, am, ao, cube, owner, met) -> float:
 
 
 def test_incremental_outputs_cannot_change_a_cube_decision_the_kernel_skips():
-    net = load_default_network().weights.arrays()
+    net = load_default_network("rollout").weights.arrays()
     parents, boards, parent_of = _siblings(_records("contact", 40) + _records("crashed", 10))
     assert boards.shape[0] > 500
     inc = evaluate_siblings(parents, boards, parent_of, net)
@@ -113,7 +113,7 @@ def test_one_sided_probs_into_is_one_sided_probs():
 def test_variance_reduced_cubeful_chunks_split_any_way():
     """Variance reduction makes each board's bases once for its 21 rolls: the sums of a chunk
     do not depend on what the kernel played before it in the same call."""
-    net = load_default_network().weights
+    net = load_default_network("rollout").weights
     job = replace(Job.make(Position.from_id("ZvsQJAj/HQAAOA")), first_cube=False)
     s = RolloutSettings(trials=12, cubeful=True, variance_reduction=True, bearoff_truncation=False)
     together = run_chunks(job, s, [(0, 6), (6, 6)], net)

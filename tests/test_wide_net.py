@@ -33,7 +33,7 @@ def boards():
 
 def _wide(seed: int = 5) -> Weights:
     """The shipped net with small random weights on the new inputs (so that they matter)."""
-    w = add_contact_inputs(load_weights(None))
+    w = add_contact_inputs(load_weights(None, "rollout"))
     rng = np.random.default_rng(seed)
     W1 = list(w.W1)
     for c in range(2):
@@ -67,14 +67,14 @@ def test_the_kernels_read_the_new_inputs(boards):
     want = _numpy_pass(w, boards)
     assert np.abs(got - want).max() < 2e-5
     # the new inputs matter: the same layers without them give other values
-    plain = evaluate_net(boards, load_weights(None).arrays())
+    plain = evaluate_net(boards, load_weights(None, "rollout").arrays())
     cls, _ = encode_batch(boards)
     assert np.abs(got - plain)[cls != NET_RACE].max() > 0.01
     assert np.array_equal(got[cls == NET_RACE], plain[cls == NET_RACE])
 
 
 def test_zero_new_weights_give_the_start_net_to_the_bit(boards):
-    shipped = load_weights(None)
+    shipped = load_weights(None, "rollout")
     w = add_contact_inputs(shipped)
     assert w.wide and not shipped.wide and add_contact_inputs(w) is w
     assert np.array_equal(evaluate_net(boards, w.arrays()), evaluate_net(boards, shipped.arrays()))
@@ -104,7 +104,7 @@ def test_siblings_from_a_base_equal_the_full_pass(boards):
 def test_tuples_of_wide_layers_become_a_wide_net():
     w = _wide()
     assert isinstance(as_net(tuple(w.arrays())), WideNet)
-    assert isinstance(as_net(tuple(load_weights(None).arrays())), Net)
+    assert isinstance(as_net(tuple(load_weights(None, "rollout").arrays())), Net)
     assert isinstance(make_chooser(w.arrays(), 0).net, WideNet)
 
 
@@ -139,7 +139,7 @@ def test_fit_with_contact_inputs_end_to_end(tmp_path, boards):
 def test_a_wide_net_duels_a_plain_one():
     from bgtools.training.duel import duel_weights
 
-    shipped = load_weights(None)
+    shipped = load_weights(None, "rollout")
     same = duel_weights(add_contact_inputs(shipped), shipped, 40, seed=11)
     assert same.ppg == 0.0  # the same play to the bit, duplicate dice: every pair cancels
     other = duel_weights(_wide(), shipped, 40, seed=11)

@@ -186,7 +186,8 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -
     from bgtools.rollouts.cuberollout import cube_rollout_job
 
     rs = _rollout_settings(settings)
-    weights = None if evaluator is None else getattr(evaluator, "weights", None)
+    # the net the evaluator's rollouts play (the shipped evaluator's: the shipped rollout net), None: the shipped one
+    weights = None if evaluator is None else getattr(evaluator, "rollout_weights", None)
 
     def job_of(d: Decision) -> Job:
         return Job.make(d.position, d.state, rs.jacoby, rs.beavers, rs.table)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterable, Iterator, NamedTuple, Optional
 
-__all__ = ["GROUPS", "KernelGroup", "warm_group", "warm_groups", "group_of", "TINY_MATCH"]
+__all__ = ["GROUPS", "KernelGroup", "warm_group", "warm_groups", "group_of", "start_helper", "TINY_MATCH"]
 
 #: a one-game match, enough to reach the replay and analysis kernels
 TINY_MATCH = " 1 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
@@ -49,6 +49,25 @@ def _evaluation() -> None:
         rank_plays_at_score(pos, (3, 1), state, ply, ev)
 
 
+def _search_callees() -> None:
+    """The kernels a 1- or 2-ply search calls that no net's type shapes (every play of every roll, the pruning
+    net's ranking, the best reply), compiled in the order opposite to a search's: a helper process takes them
+    while the command's own process compiles the move generator and the net's encoder, which it needs first."""
+    import numpy as np
+
+    from bgtools.core.position import Position
+    from bgtools.engine.children import best_children, expand_children
+    from bgtools.engine.nets.prune import load_default_pruning, prune_children_values, prune_select
+
+    b = np.ascontiguousarray(Position.initial().to_array()[None], np.int8)
+    children, offsets = expand_children(b)
+    pruning = load_default_pruning()
+    if pruning is not None:
+        values = prune_children_values(b, children, offsets, pruning.net)
+        prune_select(values, offsets, pruning.keep)
+    best_children(np.zeros(children.shape[0]), offsets)
+
+
 def _analysis() -> None:
     from bgtools.analysis.analyse import analyse_match
     from bgtools.formats.read import read_match
@@ -75,14 +94,16 @@ class KernelGroup(NamedTuple):
     commands: tuple[str, ...]
     work: Callable[[], None]
     seconds: int  #: about how long it takes to compile alone, on one core of a 2-core machine
+    #: part of ``work`` a helper process may compile at the same time as a command's first run (None: none)
+    helper: Optional[Callable[[], None]] = None
 
 
 #: every group, the slowest to compile first
 GROUPS = (
     KernelGroup("rollout", ("rollout",), _rollout, 45),
     KernelGroup("rollout 1-ply", (), _rollout_1ply, 40),
-    KernelGroup("evaluation", ("eval", "hint", "scoremap"), _evaluation, 25),
-    KernelGroup("analysis", ("annotate", "report", "library"), _analysis, 30),
+    KernelGroup("evaluation", ("eval", "hint", "scoremap"), _evaluation, 30, _search_callees),
+    KernelGroup("analysis", ("annotate", "report", "library"), _analysis, 35, _search_callees),
     KernelGroup("match files", ("check", "convert", "export"), _matches, 10),
     KernelGroup("move generation", ("moves", "board"), _moves, 5),
 )
@@ -121,3 +142,36 @@ def warm_groups(names: Iterable[str], jobs: int = 1) -> Iterator[tuple[str, floa
         futures = [pool.submit(warm_group, name) for name in names]
         for fut in cf.as_completed(futures):
             yield fut.result()
+
+
+def _helper_main(name: str, options: dict) -> None:
+    options["initializer"](*options["initargs"])  # ends with its parent
+    for g in GROUPS:
+        if g.name == name and g.helper is not None:
+            g.helper()
+
+
+def start_helper(group: KernelGroup) -> Optional[Callable[[], None]]:
+    """Start a helper process that compiles ``group``'s :attr:`KernelGroup.helper` kernels while this process
+    compiles the rest (a first run: on two cores the wait is shorter, the kernels the same, each kernel going
+    to the cache once from whichever process compiles it first); returns the call that waits for the helper
+    (at most a minute, then stops it: a helper that failed or is slow leaves its kernels to this process,
+    slower, never different), or None: the group has no helper part, or there is no second core."""
+    import os
+
+    if group.helper is None or (os.cpu_count() or 1) < 2:
+        return None
+    import multiprocessing as mp
+
+    from bgtools.base.workers import pool_options
+
+    proc = mp.get_context("spawn").Process(target=_helper_main, args=(group.name, pool_options()), daemon=True)
+    proc.start()
+
+    def close() -> None:
+        proc.join(timeout=60)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join()
+
+    return close

@@ -127,11 +127,11 @@ def main_options(
                                                "BGTOOLS_MET environment variable, when set).")] = None,
 ) -> None:
     """bgtools: backgammon positions, moves, match files and analysis."""
-    from bgtools.analysis.warmup import group_of
+    from bgtools.analysis.warmup import group_of, start_helper
 
     group = group_of(ctx.invoked_subcommand or "")
-    if group is not None:  # say so when its kernels compile (the first run after installing)
-        ctx.with_resource(compile_notice(group.name, group.seconds))
+    if group is not None:  # say so when its kernels compile (the first run after installing), a helper compiling too
+        ctx.with_resource(compile_notice(group.name, group.seconds, lambda: start_helper(group)))
     if met:
         from bgtools.engine.cubeful.met import METFileError, load_met
 

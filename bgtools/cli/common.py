@@ -174,11 +174,13 @@ def rich_progress(total: int, label: str = "exporting"):
     return bar()
 
 
-def compile_notice(what: str, seconds: int):
+def compile_notice(what: str, seconds: int, helper: Optional[Callable[[], Optional[Callable[[], None]]]] = None):
     """Context manager: when Numba compiles kernels inside the block (their first use after
     installing or upgrading bgtools: none in the cache), say so once on stderr, with about
     how long it takes, and show a spinner while it compiles (on a terminal); nothing when
-    the kernels load from the cache."""
+    the kernels load from the cache.  ``helper``: called at the first compile to start a
+    helper process that compiles part of the kernels meanwhile; it returns the call that
+    waits for that process at the end of the block (or None)."""
     from contextlib import contextmanager
 
     from bgtools.base.compiles import watch_compiles
@@ -192,10 +194,14 @@ def compile_notice(what: str, seconds: int):
         said = []
         spinner = []
 
+        closers: list = []
+
         def started() -> None:
             if not said:
                 said.append(True)
                 note(f"compiling the {what} kernels, once after installing: about {seconds} s")
+                if helper is not None:
+                    closers.append(helper())
             if console.is_terminal:
                 status = console.status(f"compiling the {what} kernels", spinner="dots")
                 try:
@@ -208,8 +214,13 @@ def compile_notice(what: str, seconds: int):
             while spinner:
                 spinner.pop().stop()
 
-        with watch_compiles(started, finished):
-            yield
+        try:
+            with watch_compiles(started, finished):
+                yield
+        finally:
+            for close in closers:
+                if close is not None:
+                    close()
 
     return notice()
 

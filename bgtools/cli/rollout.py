@@ -121,7 +121,7 @@ def rollout(
                                          "the same settings.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --output file.")] = False,
     weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
-                                                   help="Network weights (.npz) instead of the shipped net.")] = None,
+                                                   help="Network weights (.npz) instead of the shipped rollout net.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines on stdout instead of text.")] = False,
     cube_decision: Annotated[bool, typer.Option("--cube-decision", help="Roll out both cube branches (no double, "
                                                 "double/take) and give the proper cube action (cubeful).")] = False,
@@ -197,7 +197,7 @@ def rollout(
         settings = RolloutSettings(trials=trials, seed=seed, ply=ply, cubeful=cubeful, truncate=truncate,
                                    variance_reduction=vr, bearoff_truncation=bearoff, jacoby=jacoby, beavers=beavers,
                                    pruning=not no_prune, met=chosen_met(ctx))
-        net = load_weights(weights)
+        net = load_weights(weights, "rollout")
         if candidates is not None:
             return _settle(ids or [], input, candidates, dice, settings, net, weights, output, force, as_json,
                            n, dask, until_se, stop_sigma)
@@ -301,7 +301,7 @@ def _extend(more: int, input: Optional[str], output: Optional[str], weights: Opt
     if source is None:
         raise fail("--extend needs the records: --output FILE (extended in place) or --input FILE")
     try:
-        net = load_weights(weights)
+        net = load_weights(weights, "rollout")
         done = extend_file(source, output if output is not None else source, more, evaluator_name(net), net,
                            jobs, dask, met, until_se, stop_sigma)
     except (RolloutError, WeightsFileError, OutputError, ParallelError) as e:

@@ -310,12 +310,14 @@ _DEFAULT: Evaluator | None = None
 
 
 def default_evaluator() -> Evaluator:
-    """The shipped neural network when there is one (with the shipped pruning net, when
-    there is one, as its ``prune``), else :class:`HeuristicEvaluator`."""
+    """The shipped analysis network when there is one (with the shipped pruning net, when
+    there is one, as its ``prune``, and the shipped rollout net as its ``rollout_weights``),
+    else :class:`HeuristicEvaluator`."""
     global _DEFAULT
     if _DEFAULT is None:
-        net = load_default_network()
-        _DEFAULT = (NeuralEvaluator(net.weights, net.name, net.version, prune=load_default_pruning())
+        net, fast = load_default_network("analysis"), load_default_network("rollout")
+        _DEFAULT = (NeuralEvaluator(net.weights, net.name, net.version, prune=load_default_pruning(),
+                                    rollout_weights=fast.weights if fast is not None else None)
                     if net is not None else HeuristicEvaluator())
     return _DEFAULT
 

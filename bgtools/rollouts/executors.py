@@ -52,7 +52,7 @@ def _context(weights) -> tuple:
     if weights is None:
         from bgtools.engine.nets.nn import load_default_network
 
-        net = load_default_network()
+        net = load_default_network("rollout")
         if net is None:
             raise RolloutError("no neural network weights: pass some with --weights")
         weights = net.weights
@@ -278,12 +278,12 @@ class _Dask:
 
 
 def weights_or_default(weights):
-    """``weights``, or the shipped network's when None."""
+    """``weights``, or the shipped rollout network's when None."""
     if weights is not None:
         return weights
     from bgtools.engine.nets.nn import load_default_network
 
-    net = load_default_network()
+    net = load_default_network("rollout")
     if net is None:
         raise RolloutError("no neural network weights: pass some with --weights")
     return net.weights

@@ -92,7 +92,7 @@ def _chooser() -> Chooser:
     from bgtools.engine.nets.nn import load_default_network
     from bgtools.engine.nets.prune import load_default_pruning
 
-    net = load_default_network()
+    net = load_default_network("rollout")
     if net is None:
         raise RolloutError("no neural network weights: pass some with --weights")
     return make_chooser(net.weights.arrays(), 0, tables=_bo.load_databases().tables(), pruning=load_default_pruning())

@@ -47,7 +47,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.core.dice import ROLL_WAYS, ROLLS
-from bgtools.core.movegen import generate_boards
+from bgtools.core.movegen import generate
 from bgtools.engine.nets.features import target_masks
 
 __all__ = ["hit_stats", "hit_stats_exact"]
@@ -433,7 +433,9 @@ def _roll_exact(me, opp, a, b, buf):
         board[0, i] = me[i]
         board[1, i] = opp[i]
         pips0 += (i + 1) * me[i]
-    n = generate_boards(board, a, b, buf)
+    # (``generate``, not ``generate_boards``: the same boards in the same order, and the kernel the analysis
+    # compiles anyway, so a first run compiles one move generator, not two)
+    n = generate(board, a, b, buf)
     most_hit = 0
     most_lost = 0
     for j in range(n):

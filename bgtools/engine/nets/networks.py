@@ -13,7 +13,7 @@ import zipfile
 from typing import Optional
 
 from bgtools.base.errors import BgtoolsError
-from bgtools.engine.nets.nn import Weights, load_default_network, reads_contact_inputs
+from bgtools.engine.nets.nn import NetUse, Weights, load_default_network, reads_contact_inputs
 
 __all__ = ["WeightsFileError", "evaluator_name", "load_weights"]
 
@@ -22,13 +22,13 @@ class WeightsFileError(BgtoolsError, ValueError):
     """A weights file that is missing or is not a bgtools network (.npz with W1_0 .. b2_2)."""
 
 
-def load_weights(path: Optional[str] = None) -> Weights:
-    """The weights in ``path`` (a bgtools .npz), or the shipped network when ``path`` is None.
+def load_weights(path: Optional[str] = None, use: NetUse = "analysis") -> Weights:
+    """The weights in ``path`` (a bgtools .npz), or the shipped network for ``use`` when ``path`` is None.
 
     Raises :class:`WeightsFileError` with a one-line message naming the file.
     """
     if path is None:
-        net = load_default_network()
+        net = load_default_network(use)
         if net is None:
             raise WeightsFileError("no shipped network: pass --weights FILE")
         return net.weights

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numba as nb
 import numpy as np
@@ -55,10 +55,16 @@ __all__ = [
     "evaluate_boards_kernel",
     "equity_from_probs",
     "load_default_network",
-    "DEFAULT_WEIGHTS",
+    "SHIPPED_WEIGHTS",
+    "NetUse",
 ]
 
-DEFAULT_WEIGHTS = "nn_weights.npz"
+#: The shipped nets (in ``bgtools/data/``) by use.  ``analysis``: the stronger net, whose contact and crashed nets
+#: read the contact inputs (:class:`WideNet`); eval, hint, annotate, the library and training's defaults value with
+#: it.  ``rollout``: the plain net rollouts play, 2.4 x faster a play and a little weaker (docs/training.md,
+#: "Shipping").
+SHIPPED_WEIGHTS = {"analysis": "nn_analysis.npz", "rollout": "nn_weights.npz"}
+NetUse = Literal["analysis", "rollout"]
 NET_NAMES = ("contact", "crashed", "race")
 
 
@@ -458,13 +464,16 @@ class NeuralEvaluator:
     """
 
     def __init__(self, weights: Weights, name: str | None = None, version: str | None = None,
-                 prune: Any = None) -> None:
+                 prune: Any = None, rollout_weights: Weights | None = None) -> None:
         self.weights = weights
         self.name = name or weights.meta.get("name", "bgtools-nn")
         self.version = version or weights.meta.get("version", "nn-untrained")
         #: the :class:`bgtools.engine.nets.prune.Pruning` searches use with this net, or None (typed
         #: loosely: that module builds on this one)
         self.prune = prune
+        #: the net rollouts valued with this evaluator play (the analysis's rollout tier): ``weights`` unless
+        #: another is given (the shipped evaluator rolls out with the faster shipped rollout net)
+        self.rollout_weights = rollout_weights if rollout_weights is not None else weights
 
     @classmethod
     def from_file(cls, path: str | Path) -> "NeuralEvaluator":
@@ -482,9 +491,9 @@ class NeuralEvaluator:
         return f"NeuralEvaluator(name={self.name!r}, version={self.version!r}, hidden={self.weights.hidden})"
 
 
-def load_default_network() -> NeuralEvaluator | None:
-    """The shipped network in ``bgtools/data/``, or None when no weights are shipped."""
-    res = resources.files("bgtools.data").joinpath(DEFAULT_WEIGHTS)
+def load_default_network(use: NetUse = "analysis") -> NeuralEvaluator | None:
+    """The shipped network for ``use`` (:data:`SHIPPED_WEIGHTS`), or None when it is not shipped."""
+    res = resources.files("bgtools.data").joinpath(SHIPPED_WEIGHTS[use])
     if not res.is_file():
         return None
     with res.open("rb") as f:
