@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--seed", type=int, default=37)
     ap.add_argument("--variants", default="0,1", help="which to fit: 0 control, 1 new inputs (default both)")
-    ap.add_argument("--init", default=None, help="starting net (default: the shipped one)")
+    ap.add_argument("--init", default=None, help="starting net (default: the shipped rollout net, gen8, as in the "
+                                                  "study; a net that reads the inputs already fits variant 1 only)")
     ap.add_argument("--drop", default="", metavar="NAMES",
                     help="new inputs (contactinputs.EXTRA_NAMES, comma-separated) held at zero for both sides: their "
                          "weights stay zero, so the net does without them (an ablation)")
@@ -58,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     cls = encode_batch(boards)[0]
     print(f"{len(cls)} rows: contact {int((cls == NET_CONTACT).sum())}, crashed {int((cls == NET_CRASHED).sum())}, "
           f"race {int((cls == NET_RACE).sum())} (not fitted)", flush=True)
-    init = load_weights(args.init)
+    init = load_weights(args.init, "rollout")
+    if init.wide and "0" in args.variants.split(","):
+        ap.error("--init reads the contact inputs already: the control (variant 0) needs a net without them")
     settings = FitSettings(epochs=args.epochs, batch=args.batch, lr=args.lr, lr_end=args.lr_end, seed=args.seed,
                            best_per_net=True)
     names = ("shipped inputs (control)", "plus contact inputs")

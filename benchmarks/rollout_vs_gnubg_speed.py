@@ -121,9 +121,10 @@ def ours(pid: str, mode: str, trials: int, net) -> float:
 
 
 def main(argv=None) -> int:
-    from bgtools.engine.nets.nn import load_default_network
+    from bgtools.engine.nets.nn import Weights, load_default_network
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--weights", default=None, metavar="NPZ", help="roll out with this net (default: the shipped rollout net)")
     ap.add_argument("--trials", type=int, default=648)
     ap.add_argument("--vr-trials", type=int, default=72)
     ap.add_argument("--repeat", type=int, default=3)
@@ -134,7 +135,7 @@ def main(argv=None) -> int:
     ap.add_argument("--factors", default=None,
                     help="the trial factors as JSON {position ID: factor} (another run's, to compare like with like)")
     args = ap.parse_args(argv)
-    net = load_default_network("rollout").weights
+    net = Weights.load(args.weights) if args.weights else load_default_network("rollout").weights
     pos = positions(args.per_class)
     if args.positions:
         wanted = args.positions.split(",")

@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     cls, _ = encode_batch(b)
     b = np.ascontiguousarray(b[cls == NET_CONTACT][: args.boards])
     n = len(b)
-    w0, w1 = load_weights(None), load_weights(args.wide)
+    w0, w1 = load_weights(None, "rollout"), load_weights(args.wide)  # the plain shipped net, and a wide one
     if not w1.wide:
         ap.error(f"{args.wide}: its contact net does not read the contact inputs")
 

@@ -80,6 +80,12 @@ def test_rollout_tier_rolls_out_errors_and_close_decisions(match, rolled):
     rows = [d for d in rolled.decisions if d.tier == "rollout"]
     assert rows and rolled.level["revalued"]["rollout"] == len(rows)
     assert rolled.level["rollout_trials"] == TRIALS
+    from bgtools.engine.nets.nn import load_default_network
+
+    # the tier plays the shipped rollout net, and says so (the screen's values name the analysis net);
+    # test_candidates_share_the_dice checks the values are that net's rollouts
+    assert rolled.level["rollout_net"] == load_default_network("rollout").version
+    assert load_default_network("analysis").version in rolled.evaluator
     assert any(d.kind == "cube" for d in rows) and any(d.kind == "checker" for d in rows)
     for d in rows:
         assert d.method == "rollout"

@@ -15,7 +15,7 @@ from bgtools.core.movegen import generate, new_move_buffers
 from bgtools.engine.chooser import choose0, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nets.incremental import net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nets.networks import load_weights
-from bgtools.engine.nets.nn import Net, game_over_probs, init_weights, net_probs, new_eval_buffers
+from bgtools.engine.nets.nn import Net, as_net, game_over_probs, init_weights, net_probs, new_eval_buffers
 
 DATA = Path(__file__).parent / "data"
 
@@ -63,10 +63,11 @@ def _compare(boards, net):
     return worst, count, same
 
 
-@pytest.mark.parametrize("which", ["shipped", "wide-random"])
+@pytest.mark.parametrize("which", ["rollout", "analysis", "wide-random"])
 def test_incremental_equals_full_on_every_play(boards, which):
-    w = load_weights(None) if which == "shipped" else init_weights((40, 24, 12), seed=4)
-    worst, count, same = _compare(boards, Net(*w.arrays()))
+    # the two shipped nets (the analysis net reads the contact inputs: a WideNet), and a small random one
+    w = load_weights(None, which) if which != "wide-random" else init_weights((40, 24, 12), seed=4)
+    worst, count, same = _compare(boards, as_net(tuple(w.arrays())))
     assert worst >= 0, "net class differs between the two paths"
     assert count > 100_000 and same > 0.8 * count  # the incremental path is the common one
     assert worst < 2e-6, worst  # float32 rounding of the sum's order, nothing more
@@ -107,7 +108,7 @@ def _choose_all(boards, ch, ref):
 
 
 def test_choose0_picks_the_full_pass_best(boards):
-    w = load_weights(None)
+    w = load_weights(None, "rollout")  # the net the chooser plays in rollouts
     net = Net(*w.arrays())
     rolls, bad = _choose_all(boards[:400], make_chooser(net, 0), net)
     assert rolls > 5000 and bad == 0

@@ -250,10 +250,12 @@ def _choices(oracle, ch, rolls=((3, 1), (6, 6), (5, 2), (4, 4), (6, 1))):
     return picks
 
 
-def test_the_chooser_with_pruning_keeps_the_full_choice_when_it_keeps_every_play(oracle):
+@pytest.mark.parametrize("use", ["rollout", "analysis"])
+def test_the_chooser_with_pruning_keeps_the_full_choice_when_it_keeps_every_play(oracle, use):
     from bgtools.engine.chooser import make_chooser
+    from bgtools.engine.nets.networks import load_weights
 
-    net = default_evaluator().weights.arrays()
+    net = load_weights(None, use).arrays()  # each shipped net, as rollouts and the analysis search use it
     p = load_default_pruning()
     for ply in (0, 1):
         full = _choices(oracle, make_chooser(net, ply))
@@ -268,7 +270,7 @@ def test_the_chooser_picks_among_the_plays_the_pruning_net_keeps(oracle):
     from bgtools.core.movegen import generate_boards, new_move_buffers
     from bgtools.engine.chooser import choose0, make_chooser, new_chooser_buffers
 
-    net = default_evaluator().weights.arrays()
+    net = default_evaluator().rollout_weights.arrays()  # the net rollouts play with the pruning net
     p = load_default_pruning().with_keep(2)
     ch = make_chooser(net, 0, pruning=p)
     buf, mb = new_chooser_buffers(ch.net), new_move_buffers()

@@ -278,8 +278,18 @@ def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, e
              "share": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()},
              "cpu_seconds": {k: round(v, 2) for k, v in seconds.items()}}
     if roll:
-        level.update(rollout_trials=settings.rollout_trials, rollout_truncate=settings.rollout_truncate)
+        level.update(rollout_trials=settings.rollout_trials, rollout_truncate=settings.rollout_truncate,
+                     rollout_net=_rollout_net(evaluator))
     return _resummarise(match, a, decisions, level)
+
+
+def _rollout_net(evaluator) -> str:
+    """The version of the net the rollout tier plays (the evaluator's ``rollout_weights``, or the shipped rollout net):
+    the screen's values name the evaluator, the rolled-out ones this."""
+    from bgtools.engine.nets.networks import evaluator_name
+    from bgtools.rollouts.executors import weights_or_default
+
+    return evaluator_name(weights_or_default(None if evaluator is None else getattr(evaluator, "rollout_weights", None)))
 
 
 def _resummarise(match: Match, a: MatchAnalysis, decisions: list[Decision], level: dict) -> MatchAnalysis:

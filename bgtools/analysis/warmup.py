@@ -145,21 +145,34 @@ def warm_groups(names: Iterable[str], jobs: int = 1) -> Iterator[tuple[str, floa
 
 
 def _helper_main(name: str, options: dict) -> None:
-    options["initializer"](*options["initargs"])  # ends with its parent
-    for g in GROUPS:
-        if g.name == name and g.helper is not None:
-            g.helper()
+    try:
+        options["initializer"](*options["initargs"])  # ends with its parent
+        for g in GROUPS:
+            if g.name == name and g.helper is not None:
+                g.helper()
+    except BaseException:  # noqa: BLE001 - stopped or failed: its kernels are left to the command, nothing printed
+        pass
+
+
+def _cores() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))  # the cores this process may use
+    except AttributeError:  # (no affinity on this platform)
+        return os.cpu_count() or 1
 
 
 def start_helper(group: KernelGroup) -> Optional[Callable[[], None]]:
     """Start a helper process that compiles ``group``'s :attr:`KernelGroup.helper` kernels while this process
     compiles the rest (a first run: on two cores the wait is shorter, the kernels the same, each kernel going
-    to the cache once from whichever process compiles it first); returns the call that waits for the helper
-    (at most a minute, then stops it: a helper that failed or is slow leaves its kernels to this process,
-    slower, never different), or None: the group has no helper part, or there is no second core."""
-    import os
+    to the cache once from whichever process compiles it first); returns the call that ends the helper when
+    the command is done (a helper still at work is stopped: what it compiled is in the cache, what it did not
+    is compiled when a command needs it), or None: the group has no helper part, there is no second core,
+    or there is no kernel cache to share."""
+    from numba.core import config
 
-    if group.helper is None or (os.cpu_count() or 1) < 2:
+    if group.helper is None or _cores() < 2 or not getattr(config, "CACHE_DIR", ""):
         return None
     import multiprocessing as mp
 
@@ -169,7 +182,7 @@ def start_helper(group: KernelGroup) -> Optional[Callable[[], None]]:
     proc.start()
 
     def close() -> None:
-        proc.join(timeout=60)
+        proc.join(timeout=0.2)
         if proc.is_alive():
             proc.terminate()
             proc.join()

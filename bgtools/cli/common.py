@@ -201,7 +201,10 @@ def compile_notice(what: str, seconds: int, helper: Optional[Callable[[], Option
                 said.append(True)
                 note(f"compiling the {what} kernels, once after installing: about {seconds} s")
                 if helper is not None:
-                    closers.append(helper())
+                    try:
+                        closers.append(helper())
+                    except Exception:  # noqa: BLE001 - no helper (no process to start): compiling alone, as before
+                        pass
             if console.is_terminal:
                 status = console.status(f"compiling the {what} kernels", spinner="dots")
                 try:

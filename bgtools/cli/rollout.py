@@ -134,10 +134,11 @@ def rollout(
     no_prune: Annotated[bool, typer.Option("--no-prune", help="The net values every play of every roll (slower), "
                                            "not only the few the pruning net ranks first.")] = False,
     candidates: Annotated[Optional[str], typer.Option("--candidates", metavar="N|all",
-                                                      help="Settle a checker play: roll out the evaluator's best N "
-                                                      "plays of --dice (or all) on the same dice, each with its "
+                                                      help="Settle a checker play: roll out the best N plays of "
+                                                      "--dice (or all) on the same dice, each with its "
                                                       "difference from the best and that difference's standard "
-                                                      "error.")] = None,
+                                                      "error (the N chosen by the analysis net at 0 ply, or by "
+                                                      "--weights).")] = None,
     dice: Annotated[Optional[str], typer.Option("--dice", metavar="DICE", help="The roll of --candidates, e.g. 31 "
                                                 "(default: the ID's dice).")] = None,
     until_se: Annotated[Optional[float], typer.Option("--until-se", metavar="X", help="With --candidates or "

@@ -115,7 +115,7 @@ def rollout(position: Position, state=None, settings: RolloutSettings | None = N
     """Roll out one position (player on roll before his roll); see :class:`RolloutSettings`.
 
     ``state`` is a :class:`~bgtools.core.matchstate.MatchState` (None: money, cube 1 centred);
-    ``weights`` a :class:`~bgtools.engine.nets.nn.Weights` (None: the shipped network).
+    ``weights`` a :class:`~bgtools.engine.nets.nn.Weights` (None: the shipped rollout network).
     """
     settings = settings or RolloutSettings()
     job = Job.make(position, state, settings.jacoby, settings.beavers, settings.table)

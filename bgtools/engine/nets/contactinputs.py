@@ -1,7 +1,7 @@
 """More inputs for the contact and crashed nets (issue 37, item 3), as Numba kernels.
 
-These are not used by the shipped net (whose inputs are ``features.encode``'s, unchanged): they
-are the candidates a wider input layer would take, each computed from the board alone.  Every
+The shipped analysis net reads them after ``features.encode``'s (a :class:`~bgtools.engine.nets.nn.WideNet`);
+the shipped rollout net does not.  Each is computed from the board alone.  Every
 kernel reads a side ``me`` and the other side ``opp``, both ``int8[25]`` indexed from their own
 owner (index ``i`` = his ``i + 1``-point, 24 = his bar), so our point ``i`` is the other side's
 point ``23 - i``.  :func:`encode_extra` fills :data:`N_EXTRA_SIDE` inputs a side, the side on
