@@ -83,7 +83,7 @@ def _choices(boards, ch, buf, rolls):
 @pytest.mark.parametrize("ply", [0, 1])
 def test_choices_with_a_cache_are_the_choices_without(ply):
     db = bo.load_databases()
-    ch = make_chooser(W.arrays(), ply, 2, db.tables(), pruning=load_default_pruning())
+    ch = make_chooser(W.arrays(), ply, 2, db.tables(), pruning=load_default_pruning("rollout"))
     boards = np.array(_oracle_boards(30 if ply else 150))
     rolls = np.array([(6, 5), (3, 1), (2, 2), (6, 6), (4, 2)], np.int64)
     plain = _choices(boards, ch, new_chooser_buffers(ch.net), rolls)

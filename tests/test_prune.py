@@ -224,11 +224,14 @@ def test_a_bad_pruning_file_is_refused(tmp_path):
 
 
 # ----------------------------------------------------------------------------- the shipped net
-def test_the_shipped_pruning_net_ranks_like_the_main_net(oracle):
-    p = load_default_pruning()
+@pytest.mark.parametrize("use", ["analysis", "rollout"])
+def test_each_shipped_pruning_net_ranks_like_its_main_net(oracle, use):
+    from bgtools.engine.nets.networks import load_weights
+
+    p = load_default_pruning(use)
     assert p is not None and p.net.W1.shape[0] == PRUNE_INPUTS
-    assert default_evaluator().prune is not None
-    ev = NeuralEvaluator(default_evaluator().weights)
+    assert default_evaluator().prune.tag == load_default_pruning().tag  # the analysis evaluator has the analysis's
+    ev = NeuralEvaluator(load_weights(None, use))
     r = ranking_report(p, prune_dataset(oracle, ev, rolls_per_position=2, seed=5))
     assert r["groups"] > 1500
     assert r["keep4"]["found"] > 0.8 and r["keep4"]["mean_loss"] < 0.01, r
@@ -256,7 +259,7 @@ def test_the_chooser_with_pruning_keeps_the_full_choice_when_it_keeps_every_play
     from bgtools.engine.nets.networks import load_weights
 
     net = load_weights(None, use).arrays()  # each shipped net, as rollouts and the analysis search use it
-    p = load_default_pruning()
+    p = load_default_pruning(use)  # with its own pruning net
     for ply in (0, 1):
         full = _choices(oracle, make_chooser(net, ply))
         assert _choices(oracle, make_chooser(net, ply, pruning=p.with_keep(10_000))) == full
@@ -270,8 +273,8 @@ def test_the_chooser_picks_among_the_plays_the_pruning_net_keeps(oracle):
     from bgtools.core.movegen import generate_boards, new_move_buffers
     from bgtools.engine.chooser import choose0, make_chooser, new_chooser_buffers
 
-    net = default_evaluator().rollout_weights.arrays()  # the net rollouts play with the pruning net
-    p = load_default_pruning().with_keep(2)
+    net = default_evaluator().rollout_weights.arrays()  # the net rollouts play with their pruning net
+    p = load_default_pruning("rollout").with_keep(2)
     ch = make_chooser(net, 0, pruning=p)
     buf, mb = new_chooser_buffers(ch.net), new_move_buffers()
     out = np.zeros(5)

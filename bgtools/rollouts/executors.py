@@ -63,11 +63,11 @@ def _context(weights) -> tuple:
 
 
 def _pruning():
-    """The shipped pruning net (loaded once per process), or None when none is shipped."""
+    """The shipped rollout net's pruning net (loaded once per process), or None when none is shipped."""
     if "pruning" not in _WORKER:
         from bgtools.engine.nets.prune import load_default_pruning
 
-        _WORKER["pruning"] = load_default_pruning()
+        _WORKER["pruning"] = load_default_pruning("rollout")
     return _WORKER["pruning"]
 
 

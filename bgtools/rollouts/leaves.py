@@ -95,7 +95,7 @@ def _chooser() -> Chooser:
     net = load_default_network("rollout")
     if net is None:
         raise RolloutError("no neural network weights: pass some with --weights")
-    return make_chooser(net.weights.arrays(), 0, tables=_bo.load_databases().tables(), pruning=load_default_pruning())
+    return make_chooser(net.weights.arrays(), 0, tables=_bo.load_databases().tables(), pruning=load_default_pruning("rollout"))
 
 
 def warm_callees(half: str, ch: Optional[Chooser] = None) -> str:

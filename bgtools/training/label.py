@@ -34,8 +34,9 @@ SELECTIONS = ("disagree", "random")
 
 
 def shipped_pruning() -> Pruning:
-    """The shipped pruning net, for labelling with ``prune`` on (an error when none is shipped)."""
-    p = load_default_pruning()
+    """The shipped pruning net every data set so far was labelled with (``prune-20261201-gen4``, the rollout net's),
+    for labelling with ``prune`` on, so that a run's seeds give the same targets (an error when none is shipped)."""
+    p = load_default_pruning("rollout")
     if p is None:
         raise ValueError("no pruning net is shipped (bgtools/data/prune_weights.npz)")
     return p

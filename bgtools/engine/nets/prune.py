@@ -32,12 +32,14 @@ from bgtools.engine.nets.nn import equity_from_probs, game_over_probs
 
 __all__ = ["PRUNE_INPUTS", "PRUNE_SIDE", "PruneNet", "make_prune_net", "Pruning", "prune_inputs", "prune_value", "prune_values",
            "prune_children_values", "prune_base", "prune_sibling_value", "prune_play_values", "prune_keep", "prune_select",
-           "PRUNE_MAX_HIDDEN", "no_pruning", "load_default_pruning", "DEFAULT_PRUNE_WEIGHTS", "DEFAULT_KEEP"]
+           "PRUNE_MAX_HIDDEN", "no_pruning", "load_default_pruning", "SHIPPED_PRUNING", "DEFAULT_KEEP"]
 
 #: inputs per side: 25 slots (24 points and the bar) x 4 units, then checkers off / 15
 PRUNE_SIDE = 101
 PRUNE_INPUTS = 2 * PRUNE_SIDE
-DEFAULT_PRUNE_WEIGHTS = "prune_weights.npz"
+#: The shipped pruning nets, by the use of the shipped net each ranks like (``nn.SHIPPED_WEIGHTS``): the analysis
+#: net's ranks like gen9w, the rollout net's like gen4 (which costs gen8 no measurable depth).
+SHIPPED_PRUNING = {"analysis": "prune_analysis.npz", "rollout": "prune_weights.npz"}
 #: plays per roll the full net values after pruning
 DEFAULT_KEEP = 6
 #: the most hidden units a pruning net may have (the move chooser's scratch is this long)
@@ -125,9 +127,10 @@ def no_pruning() -> PruneNet:
     return make_prune_net(z((PRUNE_INPUTS, 1), np.float32), z(1, np.float32), z(1, np.float32), z(1, np.float32))
 
 
-def load_default_pruning() -> Optional[Pruning]:
-    """The shipped pruning net in ``bgtools/data/``, or None when none is shipped."""
-    res = resources.files("bgtools.data").joinpath(DEFAULT_PRUNE_WEIGHTS)
+def load_default_pruning(use: str = "analysis") -> Optional[Pruning]:
+    """The shipped pruning net for ``use`` (:data:`SHIPPED_PRUNING`: the one that ranks like the shipped net of that
+    use), or None when it is not shipped."""
+    res = resources.files("bgtools.data").joinpath(SHIPPED_PRUNING[use])
     if not res.is_file():
         return None
     with res.open("rb") as f:
