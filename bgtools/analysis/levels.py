@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Union
 from bgtools.analysis.analyse import DecisionValuer, analyse_match, resummarise
 from bgtools.analysis.records import AnalysisSettings, Candidate, CubeAnalysis, Decision, MatchAnalysis, error_class
 from bgtools.engine.cubeful.cube import Doubling
-
+from bgtools.engine.nets.networks import evaluator_name
 from bgtools.formats.read import FileStream
 from bgtools.model.game import Game
 from bgtools.model.match import Match
@@ -179,15 +179,13 @@ def _rollout_settings(settings: AnalysisSettings):
                            truncate=settings.rollout_truncate, pruning=settings.prune, met=settings.met)
 
 
-def _rollout(decisions: list[Decision], settings: AnalysisSettings, evaluator) -> int:
+def _rollout(decisions: list[Decision], settings: AnalysisSettings, weights) -> int:
     from bgtools.model.resolve import apply_steps
     from bgtools.rollouts import Job
     from bgtools.rollouts.candidates import options_of, settle
     from bgtools.rollouts.cuberollout import cube_rollout_job
 
     rs = _rollout_settings(settings)
-    # the net the evaluator's rollouts play (the shipped evaluator's: the shipped rollout net), None: the shipped one
-    weights = None if evaluator is None else getattr(evaluator, "rollout_weights", None)
 
     def job_of(d: Decision) -> Job:
         return Job.make(d.position, d.state, rs.jacoby, rs.beavers, rs.table)
@@ -256,6 +254,7 @@ def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, e
     decisions = [d if d.forced else replace(d, tier="screen") for d in a.decisions]
     seconds = {"screen": time.process_time() - t}
     counts = {"screen": sum(not d.forced for d in decisions)}
+    rollout_weights = _rollout_net(evaluator) if roll else None
     if deep or roll:
         from bgtools.analysis.evalcache import EvalStore
 
@@ -268,7 +267,7 @@ def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, e
                 seconds["deep"] = time.process_time() - t
             if roll:
                 t = time.process_time()
-                counts["rollout"] = _rollout(decisions, s, evaluator)
+                counts["rollout"] = _rollout(decisions, s, rollout_weights)
                 seconds["rollout"] = time.process_time() - t
         finally:
             if own and db is not None:
@@ -277,19 +276,18 @@ def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, e
     level = {"name": settings.level, "screen_ply": screen_ply, "decisions": n, "revalued": counts,
              "share": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()},
              "cpu_seconds": {k: round(v, 2) for k, v in seconds.items()}}
-    if roll:
+    if rollout_weights is not None:  # (a rollout tier ran) the screen's values name the evaluator, the rolled-out ones this net
         level.update(rollout_trials=settings.rollout_trials, rollout_truncate=settings.rollout_truncate,
-                     rollout_net=_rollout_net(evaluator))
+                     rollout_net=evaluator_name(rollout_weights))
     return _resummarise(match, a, decisions, level)
 
 
-def _rollout_net(evaluator) -> str:
-    """The version of the net the rollout tier plays (the evaluator's ``rollout_weights``, or the shipped rollout net):
-    the screen's values name the evaluator, the rolled-out ones this."""
-    from bgtools.engine.nets.networks import evaluator_name
+def _rollout_net(evaluator):
+    """The weights the rollout tier plays: the evaluator's ``rollout_weights`` (the shipped evaluator's: the shipped
+    rollout net), or the shipped rollout net."""
     from bgtools.rollouts.executors import weights_or_default
 
-    return evaluator_name(weights_or_default(None if evaluator is None else getattr(evaluator, "rollout_weights", None)))
+    return weights_or_default(getattr(evaluator, "rollout_weights", None))
 
 
 def _resummarise(match: Match, a: MatchAnalysis, decisions: list[Decision], level: dict) -> MatchAnalysis:

@@ -144,23 +144,12 @@ def warm_groups(names: Iterable[str], jobs: int = 1) -> Iterator[tuple[str, floa
             yield fut.result()
 
 
-def _helper_main(name: str, options: dict) -> None:
+def _helper_main(work: Callable[[], None], options: dict) -> None:
     try:
         options["initializer"](*options["initargs"])  # ends with its parent
-        for g in GROUPS:
-            if g.name == name and g.helper is not None:
-                g.helper()
+        work()
     except BaseException:  # noqa: BLE001 - stopped or failed: its kernels are left to the command, nothing printed
         pass
-
-
-def _cores() -> int:
-    import os
-
-    try:
-        return len(os.sched_getaffinity(0))  # the cores this process may use
-    except AttributeError:  # (no affinity on this platform)
-        return os.cpu_count() or 1
 
 
 def start_helper(group: KernelGroup) -> Optional[Callable[[], None]]:
@@ -169,17 +158,20 @@ def start_helper(group: KernelGroup) -> Optional[Callable[[], None]]:
     to the cache once from whichever process compiles it first); returns the call that ends the helper when
     the command is done (a helper still at work is stopped: what it compiled is in the cache, what it did not
     is compiled when a command needs it), or None: the group has no helper part, there is no second core,
-    or there is no kernel cache to share."""
+    there is no kernel cache to share, or no process could be started (this one then compiles alone)."""
     from numba.core import config
 
-    if group.helper is None or _cores() < 2 or not getattr(config, "CACHE_DIR", ""):
+    from bgtools.base.workers import pool_options, usable_cores
+
+    if group.helper is None or usable_cores() < 2 or not getattr(config, "CACHE_DIR", ""):
         return None
     import multiprocessing as mp
 
-    from bgtools.base.workers import pool_options
-
-    proc = mp.get_context("spawn").Process(target=_helper_main, args=(group.name, pool_options()), daemon=True)
-    proc.start()
+    try:
+        proc = mp.get_context("spawn").Process(target=_helper_main, args=(group.helper, pool_options()), daemon=True)
+        proc.start()
+    except Exception:  # noqa: BLE001 - no process to start (limits, a frozen program): compiling alone, as before
+        return None
 
     def close() -> None:
         proc.join(timeout=0.2)

@@ -22,7 +22,7 @@ import sys
 import threading
 from typing import Any, Callable, Optional
 
-__all__ = ["exit_with_parent", "pool_options", "set_parent_death_signal", "watch_parent", "POLL_SECONDS"]
+__all__ = ["exit_with_parent", "pool_options", "set_parent_death_signal", "watch_parent", "usable_cores", "POLL_SECONDS"]
 
 #: how often the fallback thread looks at the parent
 POLL_SECONDS = 0.5
@@ -92,3 +92,11 @@ def pool_options(init: Optional[Callable[..., Any]] = None, *initargs: Any, use_
     ``ProcessPoolExecutor``: workers end with this process, after running ``init(*initargs)``."""
     fn = exit_with_parent if use_prctl else _fallback_only
     return {"initializer": fn, "initargs": (os.getpid(), init, *initargs)}
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform has one, else every core)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1

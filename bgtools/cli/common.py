@@ -6,7 +6,6 @@ unreadable input.
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,7 +143,9 @@ def resolve_jobs(option: str, jobs: int) -> int:
     """``--jobs N``: 0 = one per CPU; negative or absurd values are refused."""
     if jobs < 0 or jobs > MAX_JOBS:
         raise fail(f"{option} {jobs}: expected 0 (one per CPU) to {MAX_JOBS}")
-    return jobs or os.cpu_count() or 1
+    from bgtools.base.workers import usable_cores
+
+    return jobs or usable_cores()
 
 
 def output_file_ok(out: str) -> None:
@@ -200,11 +201,9 @@ def compile_notice(what: str, seconds: int, helper: Optional[Callable[[], Option
             if not said:
                 said.append(True)
                 note(f"compiling the {what} kernels, once after installing: about {seconds} s")
-                if helper is not None:
-                    try:
-                        closers.append(helper())
-                    except Exception:  # noqa: BLE001 - no helper (no process to start): compiling alone, as before
-                        pass
+                close = helper() if helper is not None else None
+                if close is not None:
+                    closers.append(close)
             if console.is_terminal:
                 status = console.status(f"compiling the {what} kernels", spinner="dots")
                 try:
@@ -222,8 +221,7 @@ def compile_notice(what: str, seconds: int, helper: Optional[Callable[[], Option
                 yield
         finally:
             for close in closers:
-                if close is not None:
-                    close()
+                close()
 
     return notice()
 

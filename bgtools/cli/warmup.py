@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from typing import List, Optional
 
 import typer
 from typing_extensions import Annotated
 
 from bgtools.analysis.warmup import GROUPS
+from bgtools.base.workers import usable_cores
 from bgtools.cli.common import MAX_JOBS, fail
 
 GROUP_NAMES = ", ".join(repr(g.name) if " " in g.name else g.name for g in GROUPS)
@@ -32,7 +32,7 @@ def warmup(
     for name in names:
         if name not in known:
             raise fail(f"unknown group {name!r}: use {', '.join(repr(k) for k in known)}")
-    n = jobs if jobs is not None else (os.cpu_count() or 1)
+    n = jobs if jobs is not None else usable_cores()
     if not 1 <= n <= MAX_JOBS:
         raise fail(f"--jobs {n}: use 1 to {MAX_JOBS}")
     console = Console(stderr=True)

@@ -28,7 +28,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from bgtools.engine.nets.nn import equity_from_probs, game_over_probs
+from bgtools.engine.nets.nn import NetUse, equity_from_probs, game_over_probs
 
 __all__ = ["PRUNE_INPUTS", "PRUNE_SIDE", "PruneNet", "make_prune_net", "Pruning", "prune_inputs", "prune_value", "prune_values",
            "prune_children_values", "prune_base", "prune_sibling_value", "prune_play_values", "prune_keep", "prune_select",
@@ -127,7 +127,7 @@ def no_pruning() -> PruneNet:
     return make_prune_net(z((PRUNE_INPUTS, 1), np.float32), z(1, np.float32), z(1, np.float32), z(1, np.float32))
 
 
-def load_default_pruning(use: str = "analysis") -> Optional[Pruning]:
+def load_default_pruning(use: NetUse = "analysis") -> Optional[Pruning]:
     """The shipped pruning net for ``use`` (:data:`SHIPPED_PRUNING`: the one that ranks like the shipped net of that
     use), or None when it is not shipped."""
     res = resources.files("bgtools.data").joinpath(SHIPPED_PRUNING[use])
