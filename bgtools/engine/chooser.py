@@ -269,9 +269,15 @@ def best_play0(board, d1, d2, ch, buf, best_p, done, args, scale, cubeful) -> in
     ``buf.base`` is its base for the siblings (as :func:`set_siblings` makes it), of class
     ``done[1]``; bit 2, ``buf.pbase`` the pruning net's (variance reduction chooses for all 21
     rolls of one board, and the two bases are made once, not 21 times: the same numbers,
-    from the same code)."""
+    from the same code).  Bit 4, set by the caller: ``best_p`` is wanted only from a choice,
+    so with at most one legal play nothing is valued and bit 8 is set in return (``best_p``
+    left as it was; a cubeless rollout without variance reduction never reads it, and a
+    quarter of its plies have one play or none)."""
     mine = buf.mine
     n = generate_boards(board, d1, d2, mine)  # only the boards are read
+    if n <= 1 and (done[0] & 4) != 0:
+        done[0] |= 8
+        return n - 1
     if n == 0:
         swap_into(board, buf.sw)
         if args is None:

@@ -37,7 +37,7 @@ from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.engine.chooser import best_play0, cached_probs, choose1, chooser_buffers_with, swap_into
 from bgtools.engine.cubeful.cube import (CENTRED, DOUBLE, UNAVAILABLE, CubeArgs, cube_values, cube_x, cubeful_value,
-                                         flip_owner)
+                                         flip_owner, may_double)
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.cubeful.met import mwc_after
 from bgtools.engine.nets.nn import game_over_probs
@@ -262,6 +262,8 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                 stop = (truncate > 0 and t >= truncate) or t >= MAX_TURNS or (bo_trunc and _bo.in_two_sided(b))
                 # the cube action of the player on roll (the root's first turn as ``first_cube`` says)?
                 cube_turn = cubeful and (t > 0 or stakes.first_cube) and cube < MAX_CUBE  # gnubg's largest cube
+                # (not his to turn: no action whatever the outputs, so none are needed)
+                cube_turn = cube_turn and may_double(_seen_by(stakes, side, aw, cube, owner))
                 if cube_turn and not stop and have_prev:
                     cube_turn = _needs_cube_eval(prev, b, side, stakes, aw, cube, owner, cv)
                 if stop or cube_turn:  # (one call site: it inlines the whole static evaluation)
@@ -293,7 +295,11 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         cube *= 2
                         owner = 2 - side  # the other side's (seen from the root: 2 his opponent, 1 he)
                 # ---- roll and play
-                aw[2] = 0  # nothing done for this board yet (``done`` of best_play0)
+                # nothing done for this board yet (``done`` of best_play0); without variance
+                # reduction the outputs of a forced play are not wanted (bit 4): a cubeless
+                # rollout never reads them, a cubeful one values the position at its next cube
+                # turn only if the cube is then the mover's to turn
+                aw[2] = 0 if vr else 4
                 d1, d2 = roll_memo(seed, trial, t, memo)
                 # the roll's play, or with variance reduction the plays of all 21 rolls (one
                 # call site of best_play0: each one inlines the whole 0-ply search)
@@ -314,7 +320,8 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                                            cube0, cf)
                         else:  # 1 ply: cubeless (the branch above is not compiled)
                             i = choose1(b, d1r, d2r, ch, buf, bp)
-                        _remember(choices, code, i, mb, b, bp)
+                        if (aw[2] & 8) == 0:  # (else no outputs to remember)
+                            _remember(choices, code, i, mb, b, bp)
                     if not vr:
                         break
                     vr_has[r] = i >= 0
@@ -350,6 +357,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         swap_into(b.copy(), b)
                     for k in range(5):
                         prev[k] = vr_p[ra, k]
+                    have_prev = True
                 else:
                     if i >= 0:
                         swap_into(mb[i], b)
@@ -357,7 +365,7 @@ def rollout_kernel(board0, firsts, counts, spec, stakes, ch, one_ply, sums, sums
                         swap_into(b.copy(), b)
                     for k in range(5):
                         prev[k] = bp[k]
-                have_prev = True
+                    have_prev = (aw[2] & 8) == 0
                 side = 1 - side
                 t += 1
                 plies[c] += 1

@@ -55,6 +55,7 @@ __all__ = [
     "CubeInfo",
     "CubeArgs",
     "flip_owner",
+    "may_double",
     "cube_decision",
     "cubeful_equity",
     "cube_efficiency",
@@ -254,6 +255,15 @@ def _can_double(money, a_me, cube, crawford) -> bool:
     return (not crawford) and a_me > cube
 
 
+@nb.njit(cache=True, inline="always")
+def may_double(c) -> bool:
+    """Whether the player on roll of ``c`` (a :class:`CubeArgs`) may turn the cube: it is not
+    his opponent's, and in a match it is not the Crawford game and the cube is below his
+    points to go.  Where he may not, :func:`cube_values` says :data:`UNAVAILABLE` whatever
+    the outputs."""
+    return c.owner != OPP_OWNS and _can_double(c.money, c.away_me, c.cube, c.crawford)
+
+
 @nb.njit(cache=True)
 def _match_value(p, c, x) -> float:
     """Janowski-style cubeful MWC of the player on roll (``c``: a :class:`CubeArgs`)."""
@@ -312,7 +322,7 @@ def cube_values(p, c, x, out) -> int:
     """Fill ``out[0:3]`` with no double, double/take, double/pass for the player on roll of
     ``c`` (a :class:`CubeArgs`), ``out[3]`` with 1.0 if the opponent should take; return the
     action code."""
-    money, am, cube, owner, crawford = c.money, c.away_me, c.cube, c.owner, c.crawford
+    money, am, cube = c.money, c.away_me, c.cube
     nd = cubeful_value(p, c, x)
     dt = cubeful_value(p, cube_with(c, 2 * cube, np.int64(OPP_OWNS)), x)
     dp = cube if money else mwc_after(c.pre, c.post, am, c.away_opp, cube)
@@ -320,7 +330,7 @@ def cube_values(p, c, x, out) -> int:
     out[1] = dt
     out[2] = dp
     out[3] = 1.0 if dt <= dp else 0.0
-    if owner == OPP_OWNS or not _can_double(money, am, cube, crawford):
+    if not may_double(c):
         return UNAVAILABLE
     best = min(dt, dp)
     if best > nd:

@@ -21,7 +21,8 @@ import numpy as np
 
 from typing import Any
 
-from bgtools.engine.nets.nn import (NET_MAX_INPUTS, encode_net, extra_scratch, first_layer, hidden_out, make_consistent,
+from bgtools.engine.nets.nn import (NET_MAX_INPUTS, add_rows, encode_net, extra_scratch, first_layer, hidden_out,
+                                    make_consistent,
                                     new_eval_buffers)
 
 __all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc", "evaluate_siblings"]
@@ -56,12 +57,13 @@ def set_base(board, net, base) -> None:
     base.cls[0] = c
 
 
-@nb.njit(cache=True, fastmath=True)
+@nb.njit(cache=True, fastmath={"contract"})
 def delta_layer(x, bx, nin, W1, bh, h, idx) -> None:
     """``h[:hidden] = bh + (x - bx)[:nin] @ W1``: the base's pre-activations ``bh`` (inputs
     ``bx``) updated by the rows of ``W1`` whose inputs differ in ``x``, in increasing order
     (``idx``: int32 scratch; the list is made without a branch per input, as
-    :func:`bgtools.engine.nets.nn.nonzero_list`).  Called, not inlined, to keep its own
+    :func:`bgtools.engine.nets.nn.nonzero_list`; the rows are added four a pass, to the same
+    bits, by :func:`bgtools.engine.nets.nn.add_rows`).  Called, not inlined, to keep its own
     fastmath flags (see :func:`bgtools.engine.nets.nn.first_layer`)."""
     nh = W1.shape[1]
     for k in range(nh):
@@ -70,11 +72,7 @@ def delta_layer(x, bx, nin, W1, bh, h, idx) -> None:
     for j in range(nin):
         idx[m] = j
         m += x[j] != bx[j]
-    for t in range(m):
-        j = idx[t]
-        dv = x[j] - bx[j]
-        for k in range(nh):
-            h[k] += dv * W1[j, k]
+    add_rows(x, bx, W1, h, idx, m)
 
 
 @nb.njit(cache=True, inline="always")

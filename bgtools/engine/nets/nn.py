@@ -47,6 +47,7 @@ __all__ = [
     "nn_forward",
     "forward_row",
     "first_layer",
+    "add_rows",
     "hidden_out",
     "make_consistent",
     "net_probs",
@@ -249,7 +250,8 @@ def sigmoid(v):
 
 # first_layer and hidden_out are called, not inlined: Numba's inline="always" compiles the
 # inlined code with the caller's flags, and the chooser's kernels have no fastmath, without
-# which the dot products below do not vectorise (the call costs a few nanoseconds)
+# which the dot products below do not vectorise (the call costs a few nanoseconds); add_rows
+# is inlined into first_layer and delta_layer, which carry its flags
 @nb.njit(cache=True, inline="always")
 def nonzero_list(x, nin, idx) -> int:
     """The indices ``j < nin`` with ``x[j] != 0`` into ``idx``, in increasing order; returns
@@ -262,20 +264,43 @@ def nonzero_list(x, nin, idx) -> int:
     return m
 
 
-@nb.njit(cache=True, fastmath=True)
+@nb.njit(cache=True, fastmath={"contract"})
 def first_layer(x, nin, W1, b1, h, idx) -> None:
     """The hidden pre-activations ``h[:hidden] = b1 + x[:nin] @ W1`` (zero inputs skipped;
     ``idx``: int32 scratch of ``nin`` or more).  The rows are added in increasing order, so
-    the sums are the same as a plain loop's, to the bit."""
+    the sums are the same as a plain loop's, to the bit: four rows a pass over ``h``
+    (:func:`add_rows`), each added in turn, so ``h`` is loaded and stored a quarter as often
+    (the weights' rows are read from the level-2 cache either way)."""
     nh = W1.shape[1]
     for k in range(nh):
         h[k] = b1[k]
     m = nonzero_list(x, nin, idx)
-    for t in range(m):
+    add_rows(x, None, W1, h, idx, m)
+
+
+@nb.njit(cache=True, inline="always", fastmath={"contract"})
+def add_rows(x, bx, W1, h, idx, m) -> None:
+    """``h += (x - bx)[j] * W1[j]`` for the rows ``j = idx[:m]`` in that order (``bx`` None:
+    ``x[j]``), four rows a pass over ``h``: each sum is ``((h + a) + b) + ...`` as a row at a time
+    makes it (only multiply-adds are fused: no reassociation), so the result is the same to
+    the bit as adding one row a pass, in about 0.8 of the time."""
+    nh = W1.shape[1]
+    t = 0
+    while t + 4 <= m:
+        j0, j1, j2, j3 = idx[t], idx[t + 1], idx[t + 2], idx[t + 3]
+        if bx is None:
+            v0, v1, v2, v3 = x[j0], x[j1], x[j2], x[j3]
+        else:
+            v0, v1, v2, v3 = x[j0] - bx[j0], x[j1] - bx[j1], x[j2] - bx[j2], x[j3] - bx[j3]
+        for k in range(nh):
+            h[k] = (((h[k] + v0 * W1[j0, k]) + v1 * W1[j1, k]) + v2 * W1[j2, k]) + v3 * W1[j3, k]
+        t += 4
+    while t < m:
         j = idx[t]
-        v = x[j]
+        v = x[j] if bx is None else x[j] - bx[j]
         for k in range(nh):
             h[k] += v * W1[j, k]
+        t += 1
 
 
 @nb.njit(cache=True, fastmath=True, error_model="numpy")
