@@ -2,8 +2,9 @@
 
 Every ``.xg`` file carries XG's analysis of each decision (``bgtools.read_match`` puts it on
 the actions; :mod:`bgtools.analysis.filecompare` reads it for ``annotate``).  For each file
-bgtools analyses the match (:func:`bgtools.analysis.analyse_match` at ``--ply``, no cache)
-and, per file and pooled over the files:
+bgtools analyses the match (:func:`bgtools.analysis.analyse_match` at ``--ply``, or with
+``--level`` at an analysis level as ``annotate --level`` runs it,
+:func:`bgtools.analysis.levels.analyse_level`; no cache) and, per file and pooled over the files:
 
 * **same best checker play**: our first candidate gives the same position as XG's *first*
   candidate (XG lists its deepest level first, so its first is not always its highest
@@ -34,8 +35,8 @@ take error); PR = 500 x total loss / decisions counted.  bgtools' PR "in XG's co
 applies the same rules to bgtools' own equities and losses.  A reconstruction, within about
 0.65 PR of what XG shows on the six player-sides checked in that reader.
 
-    python benchmarks/xg_agreement.py [--ply 2] [--jobs 2] [--files F.xg ...] [--top 15] [--json rows.jsonl]
-                                      [--no-cube-lookahead]
+    python benchmarks/xg_agreement.py [--ply 2 | --level fast|strong|deep|rollout] [--jobs 2] [--files F.xg ...]
+                                      [--top 15] [--json rows.jsonl] [--no-cube-lookahead]
 
 Default files: every ``*.xg`` under ``../shared/realmatches/`` (the copies in
 ``tests/data/matches/realmatches`` when it is absent).
@@ -272,11 +273,12 @@ def default_files() -> list[Path]:
     return sorted(base.rglob("*.xg"))
 
 
-def analyse_one(job: tuple[str, int, bool, Optional[str]]) -> dict:
+def analyse_one(job: tuple[str, int, bool, Optional[str], Optional[str]]) -> dict:
     from bgtools.analysis import AnalysisSettings, analyse_match
+    from bgtools.analysis.levels import analyse_level
     from bgtools.formats import read_match
 
-    path, ply, lookahead, weights = job
+    path, ply, lookahead, weights, level = job
     evaluator = None  # the shipped net with the shipped pruning net
     if weights:
         from bgtools.engine.nets.networks import load_weights
@@ -286,8 +288,11 @@ def analyse_one(job: tuple[str, int, bool, Optional[str]]) -> dict:
         evaluator = NeuralEvaluator(load_weights(weights), prune=load_default_pruning())
     m = read_match(path)
     t = time.process_time()
-    a = analyse_match(m, evaluator=evaluator, settings=AnalysisSettings(ply=ply, cube_lookahead=lookahead), cache=None,
-                      label=path)
+    if level is None:
+        a = analyse_match(m, evaluator=evaluator, settings=AnalysisSettings(ply=ply, cube_lookahead=lookahead), cache=None,
+                          label=path)
+    else:
+        a = analyse_level(m, AnalysisSettings(level=level, cube_lookahead=lookahead), evaluator, cache=None, label=path)
     r = file_result(m, a)
     r["seconds"] = time.process_time() - t
     return r
@@ -299,6 +304,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--files", nargs="+", help="analysed .xg files (default: every *.xg under ../shared/realmatches)")
     ap.add_argument("--ply", type=int, default=2, choices=(0, 1, 2, 3))
+    ap.add_argument("--level", default=None, choices=("fast", "strong", "deep", "rollout"),
+                    help="analyse at this level (annotate --level) instead of every decision at --ply")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--top", type=int, default=15, help="largest disagreements shown")
     ap.add_argument("--no-cube-lookahead", action="store_true",
@@ -312,9 +319,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("no .xg files", file=sys.stderr)
         return 2
     t = time.perf_counter()
-    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead, args.weights) for f in files], jobs=args.jobs))
+    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead, args.weights, args.level)
+                                                       for f in files], jobs=args.jobs))
     flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (f" --weights {args.weights}" if args.weights else "")
-    print(f"# python benchmarks/xg_agreement.py --ply {args.ply}{flags} --jobs {args.jobs}: {len(files)} files, "
+    depth = f"--level {args.level}" if args.level else f"--ply {args.ply}"
+    print(f"# python benchmarks/xg_agreement.py {depth}{flags} --jobs {args.jobs}: {len(files)} files, "
           f"{time.perf_counter() - t:.0f} s wall ({sum(r['seconds'] for r in results):.0f} CPU s of analysis)")
     print("\n".join(report(results, args.top)))
     if args.json:

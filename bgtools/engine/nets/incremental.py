@@ -22,8 +22,7 @@ import numpy as np
 from typing import Any
 
 from bgtools.engine.nets.nn import (NET_MAX_INPUTS, add_rows, encode_net, extra_scratch, first_layer, hidden_out,
-                                    make_consistent,
-                                    new_eval_buffers)
+                                    make_consistent, new_eval_buffers)
 
 __all__ = ["IncBase", "new_inc_base", "set_base", "delta_layer", "net_probs_inc", "evaluate_siblings"]
 
