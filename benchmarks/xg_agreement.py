@@ -303,9 +303,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--files", nargs="+", help="analysed .xg files (default: every *.xg under ../shared/realmatches)")
-    ap.add_argument("--ply", type=int, default=2, choices=(0, 1, 2, 3))
-    ap.add_argument("--level", default=None, choices=("fast", "strong", "deep", "rollout"),
-                    help="analyse at this level (annotate --level) instead of every decision at --ply")
+    depth = ap.add_mutually_exclusive_group()
+    depth.add_argument("--ply", type=int, default=2, choices=(0, 1, 2, 3))
+    depth.add_argument("--level", default=None, choices=("fast", "strong", "deep", "rollout"),
+                       help="analyse at this level (annotate --level) instead of every decision at --ply")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--top", type=int, default=15, help="largest disagreements shown")
     ap.add_argument("--no-cube-lookahead", action="store_true",

@@ -2,8 +2,8 @@
 
 * The first layer adds its rows four at a time (:func:`bgtools.engine.nets.nn.add_rows`): the
   same bits as one row at a time, for full and incremental passes and any number of rows.
-* A forced play's outputs are not valued when the caller says it will not read them (bit 4 of
-  ``done`` in :func:`bgtools.engine.chooser.best_play0`); the play is the same.
+* A forced play in contact is not valued when the caller says it will not read its outputs (bit
+  4 of ``done`` in :func:`bgtools.engine.chooser.best_play0`); the play is the same.
 * :func:`bgtools.engine.cubeful.cube.may_double` is exactly where :func:`cube_values` says
   "unavailable", so the kernel can skip those cube turns without valuing the position.
 (Whole rollouts: ``benchmarks/rollout_fingerprint.py --check
@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from bgtools.core.movegen import generate_boards, new_move_buffers
+from bgtools.core.movegen import generate_boards, is_contact, new_move_buffers
 from bgtools.engine import bearoff as bo
 from bgtools.engine.chooser import best_play0, make_chooser, new_chooser_buffers
 from bgtools.engine.cubeful.cube import UNAVAILABLE, CubeArgs, cube_values, cube_x, may_double
@@ -81,29 +81,43 @@ def chooser():
                         pruning=load_default_pruning("rollout"))
 
 
-def test_forced_plays_are_not_valued_only_when_asked(chooser):
-    """With bit 4 a roll of one legal play or none returns at once (bit 8 set, the outputs left
-    alone); with more plays, or without bit 4, the same play and outputs as ever."""
+@pytest.mark.parametrize("cubeful", [False, True])
+def test_forced_plays_are_not_valued_only_when_asked(chooser, cubeful):
+    """With bit 4 a roll of one legal play or none in a position in contact returns at once
+    (bit 8 set, the outputs left alone); out of contact, with more plays, or without bit 4, the
+    same play and outputs as ever.  Cubeless (no cube arguments) and cubeful (money, the kernel's
+    0-ply cubeful chooser)."""
     moves = new_move_buffers()
     buf = new_chooser_buffers(chooser.net)
-    seen = {0: 0, 1: 0, 2: 0}
+    met = load_met()
+    args = CubeArgs(True, 1, 1, 1, 0, False, False, met.pre, met.post) if cubeful else None
+    seen = {"skipped": 0, "forced, no contact": 0, "choice": 0}
     for board in _positions()[:400]:
         for d1, d2 in ((6, 6), (5, 5), (6, 5), (2, 1), (4, 4)):
             n = generate_boards(board, d1, d2, moves)
             plain = np.full(5, -7.0)
             done = np.zeros(2, np.int64)
-            i = best_play0(board, d1, d2, chooser, buf, plain, done, None, 1, False)
-            assert done[0] & 8 == 0
+            i = best_play0(board, d1, d2, chooser, buf, plain, done, args, 1, cubeful)
+            assert done[0] & 8 == 0 and np.all(plain != -7.0)
             asked = np.full(5, -7.0)
             done = np.array([4, 0], np.int64)
-            j = best_play0(board, d1, d2, chooser, buf, asked, done, None, 1, False)
-            seen[min(n, 2)] += 1
-            if n <= 1:
-                assert i == j == n - 1
-                assert done[0] & 8 and np.all(asked == -7.0) and np.all(plain != -7.0)
+            j = best_play0(board, d1, d2, chooser, buf, asked, done, args, 1, cubeful)
+            assert i == j
+            if n <= 1 and is_contact(board):
+                seen["skipped"] += 1
+                assert j == n - 1 and done[0] & 8 and np.all(asked == -7.0)
             else:
-                assert i == j and done[0] & 8 == 0 and np.array_equal(plain, asked)
-    assert seen[0] > 0 and seen[1] > 0 and seen[2] > 100, seen
+                seen["forced, no contact" if n <= 1 else "choice"] += 1
+                assert done[0] & 8 == 0 and np.array_equal(plain, asked)
+    assert min(seen.values()) > 0 and seen["choice"] > 100, seen
+
+
+def _may_double_by_the_rules(c: CubeArgs) -> bool:
+    """The cube is not his opponent's; at money he may always double; in a match not in the
+    Crawford game, and only while the cube is below his points to go."""
+    if c.owner == 2:
+        return False
+    return c.money or (not c.crawford and c.away_me > c.cube)
 
 
 def test_may_double_is_where_the_cube_is_unavailable():
@@ -121,6 +135,7 @@ def test_may_double_is_where_the_cube_is_unavailable():
                         c = CubeArgs(money, am, ao, cube, owner, crawford and not money, False, met.pre, met.post)
                         ok = may_double(c)
                         kinds.add(ok)
+                        assert ok == _may_double_by_the_rules(c)
                         assert ok == (cube_values(p, c, cube_x(board), out) != UNAVAILABLE)
                         if owner == 2:
                             assert not ok

@@ -482,3 +482,14 @@ def test_selfplay_of_chosen_classes_keeps_only_those_positions(full_run, tmp_pat
     assert not (tmp_path / "bad").exists()
     with pytest.raises(pl.PipelineError):  # other settings than the folder was made with
         pl.run_selfplay(run, pl.SelfplayConfig(positions=40, seed=4, chunk_games=1, explore=0.2))
+
+
+def test_fit_key_defaults_are_still_fitconfigs():
+    """The fit options left out of a checkpoint's key at the values the first runs had: those
+    must still be :class:`FitConfig`'s defaults, or a new default would match old checkpoints."""
+    from dataclasses import fields
+
+    from bgtools.training import pipeline
+
+    defaults = {f.name: f.default for f in fields(pipeline.FitConfig)}
+    assert pipeline._FIT_DEFAULTS and all(defaults[k] == v for k, v in pipeline._FIT_DEFAULTS.items())

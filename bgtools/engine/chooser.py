@@ -270,12 +270,15 @@ def best_play0(board, d1, d2, ch, buf, best_p, done, args, scale, cubeful) -> in
     ``done[1]``; bit 2, ``buf.pbase`` the pruning net's (variance reduction chooses for all 21
     rolls of one board, and the two bases are made once, not 21 times: the same numbers,
     from the same code).  Bit 4, set by the caller: ``best_p`` is wanted only from a choice,
-    so with at most one legal play nothing is valued and bit 8 is set in return (``best_p``
-    left as it was; a cubeless rollout without variance reduction never reads it, and a
-    quarter of its plies have one play or none)."""
+    so with at most one legal play in a position in contact (where valuing it costs a pass of
+    the net) nothing is valued and bit 8 is set in return (``best_p`` left as it was).  The
+    rollout kernel sets it without variance reduction: a cubeless rollout never reads those
+    outputs, a cubeful one only for its next cube turn; a quarter of a bear-in's plies have
+    one play or none.  Out of contact the outputs are exact or cached, and the kernel keeps the
+    choice in its cache of choices, which a forced play without them could not be."""
     mine = buf.mine
     n = generate_boards(board, d1, d2, mine)  # only the boards are read
-    if n <= 1 and (done[0] & 4) != 0:
+    if n <= 1 and (done[0] & 4) != 0 and is_contact(board):
         done[0] |= 8
         return n - 1
     if n == 0:
