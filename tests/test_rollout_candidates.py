@@ -77,6 +77,20 @@ def test_extend_gives_the_record_of_one_longer_rollout_byte_for_byte():
         extend_record(short, 10, "another net")
 
 
+def test_the_record_names_what_chose_the_candidates_and_keeps_it_when_extended():
+    """The candidates are the best plays by the ranking evaluator (the shipped analysis net, with
+    its pruning net, at the rollout's ply), which is not the net that rolls them out."""
+    from bgtools.engine.evaluation import default_evaluator, evaluator_setting
+
+    s = replace(FAST, trials=72)
+    rec = json.loads(jsonout.dumps(settle_id(OPENING, (4, 2), 3, s).record("ev")))
+    assert rec["ranked_by"] == {"evaluator": evaluator_setting(default_evaluator()), "ply": s.ply}
+    assert default_evaluator().version in rec["ranked_by"]["evaluator"]
+    assert extend_record(rec, 72, "ev")["ranked_by"] == rec["ranked_by"]
+    with pytest.raises(Exception, match="ranked_by"):
+        extend_record({**rec, "ranked_by": "gen9w"}, 72, "ev")
+
+
 def test_stop_sigma_stops_early_on_a_clear_play_and_not_on_a_close_one():
     s = RolloutSettings(trials=144 * 8, seed=3, truncate=10, variance_reduction=True)
     clear = next(r for r in ORACLE if r["idx"] == 210)  # gnubg: the best leads by 0.84

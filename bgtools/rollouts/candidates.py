@@ -45,7 +45,9 @@ class Options:
     """The options of one decision, each a job rolled out on the same dice: ``labels`` (the
     plays' notation), ``ids`` (the Position ID after each play, opponent on roll), the
     mover's value of option i = ``scale[i]`` x (mean of output ``out``) + ``shift``;
-    ``flip``: the jobs are the opponent's (their probabilities are turned round)."""
+    ``flip``: the jobs are the opponent's (their probabilities are turned round);
+    ``ranked_by``: what chose them (the ranking evaluator, with its pruning, and its ply), None
+    when they were given."""
 
     labels: tuple[str, ...]
     ids: tuple[str, ...]
@@ -54,6 +56,7 @@ class Options:
     shift: float
     out: int
     flip: bool = True
+    ranked_by: Optional[dict] = None
 
 
 def _opponent_job(root: Job, board: np.ndarray) -> Job:
@@ -72,11 +75,13 @@ def _play_values(root: Job, settings: RolloutSettings, n: int) -> tuple[tuple[fl
     return (-theirs.scale,) * n, theirs.scale * 0.5 * (theirs.win + theirs.lose), CUBEFUL
 
 
-def options_of(root: Job, settings: RolloutSettings, labels: Sequence[str], ids: Sequence[str]) -> Options:
-    """The :class:`Options` of the plays whose resulting positions are ``ids``."""
+def options_of(root: Job, settings: RolloutSettings, labels: Sequence[str], ids: Sequence[str],
+               ranked_by: Optional[dict] = None) -> Options:
+    """The :class:`Options` of the plays whose resulting positions are ``ids`` (chosen as
+    ``ranked_by`` says, when they were)."""
     jobs = tuple(_opponent_job(root, Position.from_id(i).to_array()) for i in ids)
     scale, shift, out = _play_values(root, settings, len(jobs))
-    return Options(tuple(labels), tuple(ids), jobs, scale, shift, out)
+    return Options(tuple(labels), tuple(ids), jobs, scale, shift, out, ranked_by=ranked_by)
 
 
 def play_options(text: str, dice: Optional[tuple[int, int]], count: Optional[int], settings: RolloutSettings,
@@ -85,7 +90,7 @@ def play_options(text: str, dice: Optional[tuple[int, int]], count: Optional[int
     (None: the dice of the ID) in ``text`` (an ID), ranked by ``evaluator`` at ``rank_ply``
     (cubeful at the score when the rollout is cubeful or the ID a match score)."""
     from bgtools.core.matchstate import parse_any_id
-    from bgtools.engine.evaluation import rank_plays
+    from bgtools.engine.evaluation import default_evaluator, evaluator_setting, rank_plays
     from bgtools.engine.cubeful.scoreplay import rank_plays_at_score
 
     try:
@@ -104,7 +109,9 @@ def play_options(text: str, dice: Optional[tuple[int, int]], count: Optional[int
     if not ranked:
         raise RolloutError(f"{text}: no legal play with {dice[0]}{dice[1]}")
     chosen = ranked if count is None else ranked[:count]
-    opts = options_of(root, settings, [r.play.notation() for r in chosen], [r.play.after_id for r in chosen])
+    ranked_by = {"evaluator": evaluator_setting(evaluator or default_evaluator()), "ply": int(rank_ply)}
+    opts = options_of(root, settings, [r.play.notation() for r in chosen], [r.play.after_id for r in chosen],
+                      ranked_by)
     return root, dice, opts
 
 
@@ -166,8 +173,9 @@ class Settled:
                   "equity_se": float(se[j]), "diff": float(v[j] - v[best]), "diff_se": float(dse[j]),
                   "probs": self.probs(j)} for j in range(len(v))]
         dice = None if self.dice is None else f"{self.dice[0]}{self.dice[1]}"
+        ranked = {} if self.options.ranked_by is None else {"ranked_by": self.options.ranked_by}
         return {"id": self.label, "kind": KIND, "dice": dice, **self.settings.key(), "trials": self.trials,
-                "evaluator": evaluator, "best": self.options.labels[best], "plays": plays,
+                "evaluator": evaluator, **ranked, "best": self.options.labels[best], "plays": plays,
                 "sums": self.full.to_json()}
 
 
@@ -227,7 +235,10 @@ def extend_record(rec: dict, more: int, evaluator: str, weights=None, jobs: int 
         plays = rec["plays"]
         labels, ids = [str(p["move"]) for p in plays], [str(p["position_id"]) for p in plays]
         dice = (int(rec["dice"][0]), int(rec["dice"][1]))
-        opts = options_of(_root_job(label, settings), settings, labels, ids)
+        ranked_by = rec.get("ranked_by")
+        if ranked_by is not None and not isinstance(ranked_by, dict):
+            raise ValueError("ranked_by is not an object")
+        opts = options_of(_root_job(label, settings), settings, labels, ids, ranked_by)
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise RolloutError(f"damaged candidate record ({e})") from None
     start = PairedSums.from_json(rec["sums"], np.array(opts.scale))
