@@ -21,7 +21,7 @@ from bgtools.engine.chooser import make_chooser
 from bgtools.engine.cubeful.met import METS, load_met
 from bgtools.engine.evalcache import new_choice_cache, new_eval_cache
 from bgtools.rollouts.kernel import CACHE_BITS, CHOICE_BITS, Stakes, TrialSettings, rollout_kernel
-from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutError, RolloutSettings
+from bgtools.rollouts.settings import N_OUTPUTS, Job, Partial, RolloutSettings, weights_or_default
 
 __all__ = ["run_chunk", "run_chunks", "warm_up", "make_executor", "weights_or_default", "ChunkTask", "ChunkResult",
            "clear_caches"]
@@ -50,13 +50,7 @@ def _context(weights) -> tuple:
     if weights is None:
         weights = _WORKER.get("weights")
     if weights is None:
-        from bgtools.engine.nets.nn import load_default_network
-
-        net = load_default_network("rollout")
-        if net is None:
-            raise RolloutError("no neural network weights: pass some with --weights")
-        weights = net.weights
-        _WORKER["weights"] = weights
+        weights = _WORKER["weights"] = weights_or_default(None)
     if "db" not in _WORKER:
         _WORKER["db"] = _bo.load_databases()
     return weights, _WORKER["db"]
@@ -275,18 +269,6 @@ class _Dask:
     def close(self) -> None:
         if self.own:
             self.client.close()
-
-
-def weights_or_default(weights):
-    """``weights``, or the shipped rollout network's when None."""
-    if weights is not None:
-        return weights
-    from bgtools.engine.nets.nn import load_default_network
-
-    net = load_default_network("rollout")
-    if net is None:
-        raise RolloutError("no neural network weights: pass some with --weights")
-    return net.weights
 
 
 def make_executor(weights, jobs: int = 1, dask=None, ply: int = 0):

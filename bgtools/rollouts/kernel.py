@@ -36,7 +36,7 @@ from bgtools.base.borrow import borrow, keep_alive
 from bgtools.engine import bearoff as _bo
 from bgtools.core.matchstate import MAX_CUBE
 from bgtools.engine.chooser import best_play0, cached_probs, choose1, chooser_buffers_with, swap_into
-from bgtools.engine.cubeful.cube import (CENTRED, DOUBLE, UNAVAILABLE, CubeArgs, cube_values, cube_x, cubeful_value,
+from bgtools.engine.cubeful.cube import (CENTRED, DOUBLE, CubeArgs, cube_values, cube_x, cubeful_value,
                                          flip_owner, may_double)
 from bgtools.engine.evalcache import choice_find, choice_put
 from bgtools.engine.cubeful.met import mwc_after
@@ -134,9 +134,9 @@ def _root_view(pc, side, out) -> None:
 
 @nb.njit(cache=True, inline="always")
 def _needs_cube_eval(prev, b, side, stakes, aw, cube, owner, cv) -> bool:
-    """Whether the cube decision of ``side`` on roll in ``b`` needs the position's own outputs.
-    It does not where the cube is not his to turn (the decision is "unavailable" whatever the
-    outputs), nor where ``prev`` (the chooser's outputs of this position after the last play:
+    """Whether the cube decision of ``side`` on roll in ``b`` (the cube his to turn: the kernel
+    asks :func:`~bgtools.engine.cubeful.cube.may_double` first) needs the position's own
+    outputs.  It does not where ``prev`` (the chooser's outputs of this position after the last play:
     the same net, its first layer summed incrementally, so equal up to float32 rounding, about
     1e-6) puts him further than :data:`CUBE_MARGIN` from doubling: the kernel acts on a double
     only, and the exact outputs cannot close that gap.  The decision, and so every result, is
@@ -144,8 +144,6 @@ def _needs_cube_eval(prev, b, side, stakes, aw, cube, owner, cv) -> bool:
     contact rollout's time)."""
     money = stakes.money
     code = cube_values(prev, _seen_by(stakes, side, aw, cube, owner), cube_x(b), cv)
-    if code == UNAVAILABLE:
-        return False
     if code == DOUBLE:
         return True
     margin = CUBE_MARGIN * cube if money else CUBE_MARGIN

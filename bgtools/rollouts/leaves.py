@@ -28,7 +28,7 @@ from bgtools.engine.nets.incremental import delta_layer
 from bgtools.engine.nets.nn import NET_MAX_INPUTS, encode_net, forward_row, game_over_probs
 from bgtools.engine.nets.prune import PRUNE_MAX_HIDDEN, prune_play_values
 from bgtools.rollouts.dice import new_roll_memo, roll_memo
-from bgtools.rollouts.settings import RolloutError
+from bgtools.rollouts.settings import weights_or_default
 
 __all__ = ["warm_callees", "HELPER", "PARENT"]
 
@@ -89,13 +89,10 @@ def _moves_and_nets(ch: Chooser) -> None:
 
 def _chooser() -> Chooser:
     """A chooser like a rollout's: the shipped nets and the bear-off databases."""
-    from bgtools.engine.nets.nn import load_default_network
     from bgtools.engine.nets.prune import load_default_pruning
 
-    net = load_default_network("rollout")
-    if net is None:
-        raise RolloutError("no neural network weights: pass some with --weights")
-    return make_chooser(net.weights.arrays(), 0, tables=_bo.load_databases().tables(), pruning=load_default_pruning("rollout"))
+    return make_chooser(weights_or_default(None).arrays(), 0, tables=_bo.load_databases().tables(),
+                        pruning=load_default_pruning("rollout"))
 
 
 def warm_callees(half: str, ch: Optional[Chooser] = None) -> str:

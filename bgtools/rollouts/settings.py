@@ -23,7 +23,7 @@ from bgtools.core.position import Position
 from bgtools.engine.cubeful.cube import CubeInfo
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met
 
-__all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "CHUNK", "OUTPUTS", "N_OUTPUTS",
+__all__ = ["RolloutSettings", "RolloutResult", "Partial", "Job", "RolloutError", "weights_or_default", "CHUNK", "OUTPUTS", "N_OUTPUTS",
            "MAX_TRIALS", "MAX_TRUNCATE"]
 
 #: trials per unit of work (fixed, so that the merge order never depends on the workers)
@@ -39,6 +39,18 @@ MAX_TRUNCATE = 1_000_000
 
 class RolloutError(BgtoolsError, ValueError):
     """A position or setting that cannot be rolled out."""
+
+
+def weights_or_default(weights):
+    """``weights``, or the shipped rollout network's when None (:class:`RolloutError` when none is shipped)."""
+    if weights is not None:
+        return weights
+    from bgtools.engine.nets.nn import load_default_network
+
+    net = load_default_network("rollout")
+    if net is None:
+        raise RolloutError("no neural network weights: pass some with --weights")
+    return net.weights
 
 
 @dataclass(frozen=True)
