@@ -1,5 +1,5 @@
 """``train``: TD(lambda) self-play training of the neural evaluator (``train --run``), and the
-stages of the supervised pipeline (``train selfplay|label|racelabel|deepen|fit|duel --run``)."""
+stages of the supervised pipeline (``train selfplay|label|racelabel|deepen|decisions|fit|duel --run``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bgtools.cli.common import MAX_COUNT, MAX_SEED, check_ranges, fail, os_messa
 
 
 train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
-                        "of the supervised pipeline (selfplay, label, racelabel, deepen, fit, duel; see docs/training.md), or the pruning "
+                        "of the supervised pipeline (selfplay, label, racelabel, deepen, decisions, fit, duel; see docs/training.md), or the pruning "
                         "net (prune).")
 
 
@@ -206,6 +206,44 @@ def deepen(
            jobs=resolve_jobs("--jobs", jobs), dask=dask)
 
 
+@train_app.command("decisions")
+def decisions(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    ply: Annotated[int, typer.Option("--ply", help="The deeper search that judges the 0-ply picks and labels "
+                                               "the rows, 1 to 3.")] = 2,
+    weights: Annotated[Optional[str], typer.Option("--weights", metavar="FILE",
+                                                   help="The net whose picks are judged (default: the shipped "
+                                                   "one).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the rolls (one a position, the same whatever "
+                                                     "the parts).")] = 1,
+    keep: Annotated[int, typer.Option("--keep", help="Plays of a roll valued at --ply: at most this many ...")] = 8,
+    threshold: Annotated[float, typer.Option("--threshold", help="... within this much equity of the best "
+                                                                 "0-ply play.")] = 0.16,
+    rows: Annotated[str, typer.Option("--rows", help="pairs: the positions after both picks of each roll where "
+                                      "they part; candidates: after every play valued at --ply.")] = "pairs",
+    margin: Annotated[float, typer.Option("--margin", help="pairs: only rolls where the deep pick is better "
+                                                           "by more than this (equity).")] = 0.0,
+    chunk: Annotated[int, typer.Option("--chunk", help="Positions per part file.")] = 1_000,
+    prune: Annotated[bool, typer.Option("--prune/--no-prune", help=PRUNE_HELP)] = True,
+) -> None:
+    """Training rows where the net's 0-ply pick and its deeper pick part: one seeded roll of
+    each self-play position, its best plays searched at --ply; writes data/decisions.npz
+    (fit --data decisions, or --extra; resumable, in parts)."""
+    from bgtools.training.decisions import ROWS
+    from bgtools.training.pipeline import DecisionsConfig, run_decisions
+
+    if not 1 <= ply <= 3 or keep < 2 or chunk < 1:
+        raise fail(f"--ply {ply} --keep {keep} --chunk {chunk}: use a ply of 1 to 3, --keep 2 or more and a "
+                   "positive --chunk")
+    check_ranges(("--seed", seed, 0, MAX_SEED), ("--keep", keep, 2, 64), ("--chunk", chunk, 1, MAX_COUNT))
+    if not 0 <= threshold <= 3 or not 0 <= margin <= 3:
+        raise fail(f"--threshold {threshold} --margin {margin}: use equities from 0 to 3")
+    if rows not in ROWS:
+        raise fail(f"--rows {rows}: use one of {', '.join(ROWS)}")
+    _stage(run_decisions, run, DecisionsConfig(ply=ply, weights=weights, seed=seed, keep=keep, threshold=threshold,
+                                               rows=rows, margin=margin, chunk=chunk, prune=prune))
+
+
 @train_app.command("fit")
 def fit(
     run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
@@ -217,7 +255,8 @@ def fit(
     lr_end: Annotated[Optional[float], typer.Option("--lr-end", help="Decay the rate geometrically to this by the "
                                                     "last epoch (default: constant).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the split and the order.")] = 1,
-    data: Annotated[str, typer.Option("--data", help="The run's data set: labelled or deepened.")] = "labelled",
+    data: Annotated[str, typer.Option("--data", help="The run's data set: labelled, deepened or "
+                                        "decisions.")] = "labelled",
     extra: Annotated[Optional[list[str]], typer.Option("--extra", metavar="NPZ",
                                                        help="Another data set (boards, targets) to fit beside "
                                                        "it, e.g. an earlier run's data/labelled.npz; repeatable.")
@@ -251,8 +290,8 @@ def fit(
     check_ranges(("--epochs", epochs, 1, MAX_COUNT), ("--batch", batch, 1, 10**7), ("--seed", seed, 0, MAX_SEED))
     if lr_end is not None and not 0 < lr_end < 1:
         raise fail(f"--lr-end {lr_end}: use a rate between 0 and 1")
-    if data not in ("labelled", "deepened"):
-        raise fail(f"--data {data}: use labelled or deepened")
+    if data not in ("labelled", "deepened", "decisions"):
+        raise fail(f"--data {data}: use labelled, deepened or decisions")
     for f in extra or ():
         if not Path(f).is_file():
             raise fail(f"--extra: {f}: no such file")

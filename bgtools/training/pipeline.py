@@ -16,6 +16,9 @@ racelabel  data/positions.npz (races only),    data/racelabels/part-*.npz, data/
            the rollout net                     (rollout targets; in place of label)
 deepen     data/labelled.npz, the labelling    data/deep/part-*.npz, data/deepened.npz
            net                                 (labels, the chosen rows searched deeper)
+decisions  data/positions.npz, the searching   data/decisions/part-*.npz, data/decisions.npz
+           net                                 (the positions after the plays of one roll
+                                               each, searched deeper: issue 37's item 4)
 fit        data/labelled.npz (or deepened),    data/fit_ckpt.npz, fit.npz
            other runs' data sets, the start net
 duel       two nets                            duel.manifest.json (ppg, 95 % interval)
@@ -45,6 +48,8 @@ from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import NET_NAMES, Weights, add_contact_inputs, widen_weights
 from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
+from bgtools.training.decisions import ROWS, decision_chunks
+from bgtools.training.decisions import select_rows as select_decisions
 from bgtools.training.duel import duel_weights
 from bgtools.training.fit import FitSettings, fit_weights, prepare
 from bgtools.training.label import SELECTIONS, array_tag, disagreement, label_chunks, select_rows
@@ -52,7 +57,7 @@ from bgtools.training.racedata import race_label_chunks
 from bgtools.training.selfplay import selfplay_games
 
 __all__ = ["PipelineError", "SelfplayConfig", "LabelConfig", "DeepenConfig", "FitConfig", "DuelConfig",
-           "PruneConfig", "RaceLabelConfig", "run_selfplay", "run_racelabel", "run_label", "run_deepen", "run_fit", "run_duel", "run_prune"]
+           "PruneConfig", "RaceLabelConfig", "DecisionsConfig", "run_selfplay", "run_decisions", "run_racelabel", "run_label", "run_deepen", "run_fit", "run_duel", "run_prune"]
 
 Echo = Optional[Callable[[str], None]]
 
@@ -106,6 +111,21 @@ class DeepenConfig:
 
 
 @dataclass(frozen=True)
+class DecisionsConfig:
+    ply: int = 2  #: the deeper search that judges the 0-ply picks and labels the rows
+    weights: Optional[str] = None  #: the net whose picks are judged (and that searches)
+    seed: int = 1  #: of the rolls (position ``i``'s roll: ``decisions.roll_dice(seed, i)``)
+    keep: int = 8  #: plays of a roll valued at ``ply`` (at most; the analysis' filter)
+    threshold: float = 0.16  #: ... within this much equity of the best 0-ply play
+    #: which rows ``data/decisions.npz`` gets: "pairs" (both picks of the rolls where they part by
+    #: more than ``margin``) or "candidates" (every play valued at ``ply``); the parts hold them all
+    rows: str = "pairs"
+    margin: float = 0.0
+    chunk: int = 1_000  #: positions per part file
+    prune: bool = True  #: the search ranks replies with the shipped pruning net (as ``LabelConfig.prune``)
+
+
+@dataclass(frozen=True)
 class FitConfig:
     init: Optional[str] = None  #: the net to start from
     epochs: int = 8
@@ -113,7 +133,7 @@ class FitConfig:
     lr: float = 3e-4
     val_frac: float = 0.05
     seed: int = 1
-    data: str = "labelled"  #: this run's data set: ``data/<data>.npz`` ("labelled" or "deepened")
+    data: str = "labelled"  #: this run's data set: ``data/<data>.npz`` ("labelled", "deepened" or "decisions")
     extra: tuple[str, ...] = ()  #: further data sets (``.npz`` with boards and targets) fitted beside it
     lr_end: Optional[float] = None  #: None: constant ``lr``; else decayed geometrically to it by the last epoch
     #: hidden units per class (contact, crashed, race) when the start net is to be widened first
@@ -395,6 +415,46 @@ def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo =
                    deep_shift_mean=float(moved.mean()) if rows.size else 0.0)
 
 
+def run_decisions(run: str | Path, cfg: DecisionsConfig = DecisionsConfig(), echo: Echo = None,
+                  max_chunks: Optional[int] = None) -> Optional[dict]:
+    """Judge the net's 0-ply picks on one seeded roll of each of ``data/positions.npz``'s positions
+    by its own search at ``cfg.ply`` (:mod:`bgtools.training.decisions`); write
+    ``data/decisions.npz`` (``boards``, ``targets``, ``roll``, ``pick``, ``gap``: the rows
+    ``cfg.rows`` chooses), to be fitted as a data set of its own (``fit --data decisions``) or
+    beside another (``--extra``)."""
+    from bgtools.engine.evaluation import MoveFilter
+
+    run = Path(run)
+    t0 = time.time()
+    if cfg.ply < 1 or cfg.keep < 2 or cfg.chunk < 1 or cfg.threshold < 0 or cfg.margin < 0:
+        raise PipelineError("decisions: --ply must be 1 or more, --keep 2 or more, --chunk 1 or more, "
+                            "--threshold and --margin 0 or more")
+    if cfg.rows not in ROWS:
+        raise PipelineError(f"decisions: rows {cfg.rows!r}: use one of {', '.join(ROWS)}")
+    boards = _positions(run, "")
+    parts = run / "data" / "decisions"
+    key = {k: v for k, v in asdict(cfg).items() if k not in ("rows", "margin")}  # (the parts hold every row)
+    key["weights"] = _weights_tag(cfg.weights)
+    _claim(parts, key)
+    w = load_weights(cfg.weights)
+    n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
+    done = decision_chunks(boards, w, parts, cfg.ply, cfg.seed, cfg.chunk, MoveFilter(cfg.keep, cfg.threshold),
+                           max_chunks, _part_logger(run, "decisions", echo, 1), _pruning_of(cfg))
+    if done < n_parts:
+        return None
+    d = join_parts(parts, n_parts)
+    d.pop("index", None)
+    keep = select_decisions(d["pick"], d["gap"], cfg.rows, cfg.margin)
+    out = {k: v[keep] for k, v in d.items()}
+    save_npz(run / "data" / "decisions.npz", **out)
+    gap0 = d["gap"][(d["pick"] & 1) == 1]  # one row a roll: its 0-ply pick
+    parted = gap0 > cfg.margin
+    return _finish(run / "decisions.manifest.json", "decisions", cfg, t0, positions=int(boards.shape[0]),
+                   rolls=int(gap0.size), rows_valued=int(d["roll"].size), rolls_parted=int(parted.sum()),
+                   mean_gap_parted=float(gap0[parted].mean()) if parted.any() else 0.0,
+                   rows=int(out["roll"].size), weights=key["weights"], targets_sha256=array_tag(out["targets"]))
+
+
 def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
             max_epochs: Optional[int] = None) -> Optional[dict]:
     """Fit the start net to ``data/labelled.npz``; write ``fit.npz`` (the best epoch by held-out loss)."""
@@ -402,7 +462,7 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     t0 = time.time()
     src = run / "data" / f"{cfg.data}.npz"
     if not src.is_file():
-        stage = "deepen" if cfg.data == "deepened" else "label"
+        stage = {"deepened": "deepen", "decisions": "decisions"}.get(cfg.data, "label")
         raise PipelineError(f"{src}: no labelled positions; run the {stage} stage first")
     files: list[str | Path] = [src, *cfg.extra]
     sets = [load_npz(f, "boards", "targets") for f in files]

@@ -6,5 +6,8 @@
 set -e
 cd "$(dirname "$0")/../.."
 export NUMBA_NUM_THREADS=1
-python -m bgtools train selfplay --run runs/race37 --positions 300000 --seed 37 --classes race
-python -m bgtools train racelabel --run runs/race37 --trials 36 --seed 37 --chunk 2000
+# gen8, the net these positions and targets were made with (pinned: the shipped default is gen9w since
+# 2026-12-05, and its games are other games)
+W=bgtools/data/nn_weights.npz
+python -m bgtools train selfplay --run runs/race37 --positions 300000 --seed 37 --classes race --weights $W
+python -m bgtools train racelabel --run runs/race37 --trials 36 --seed 37 --chunk 2000 --weights $W

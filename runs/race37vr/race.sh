@@ -10,7 +10,10 @@ set -e
 cd "$(dirname "$0")/../.."
 export NUMBA_NUM_THREADS=1
 PY=${PYTHON:-python}
-$PY -m bgtools train selfplay --run runs/race37vr --positions 300000 --seed 37 --classes race
+# gen8, the net these positions and targets were made with (pinned: the shipped default is gen9w since
+# 2026-12-05, and its games are other games)
+W=bgtools/data/nn_weights.npz
+$PY -m bgtools train selfplay --run runs/race37vr --positions 300000 --seed 37 --classes race --weights $W
 # 16 trials with variance reduction: the fewest measured that beat the 2-ply labels' accuracy
 # (docs/training.md, "Race targets with variance reduction"; measure_*.json here)
-$PY -m bgtools train racelabel --run runs/race37vr --vr --trials 16 --seed 37 --chunk 2000
+$PY -m bgtools train racelabel --run runs/race37vr --vr --trials 16 --seed 37 --chunk 2000 --weights $W

@@ -1,0 +1,112 @@
+"""The decisions stage (issue 37, item 4): one seeded roll of each self-play position, its best plays
+searched deeper; the rows where the 0-ply pick and the deeper pick part (bgtools.training.decisions,
+run_decisions), seeded and resumable to identical bytes, then fitted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from bgtools.cli.app import app
+from bgtools.core.movegen import legal_plays
+from bgtools.core.position import Position
+from bgtools.engine.evaluation import equity, evaluate_boards
+from bgtools.engine.nets.networks import load_weights
+from bgtools.engine.nets.nn import NeuralEvaluator
+from bgtools.training import pipeline as pl
+from bgtools.training.datasets import load_npz
+from bgtools.training.decisions import PICK0, PICK_DEEP, decision_rows, roll_dice, select_rows
+
+SP = pl.SelfplayConfig(positions=40, seed=9, chunk_games=3)
+DC = pl.DecisionsConfig(ply=1, seed=4, chunk=15, keep=4, prune=False)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_weights(None)
+
+
+def test_roll_dice_is_a_function_of_seed_and_row():
+    rolls = [roll_dice(3, i) for i in range(300)]
+    assert all(1 <= a <= 6 and 1 <= b <= 6 for a, b in rolls)
+    assert rolls == [roll_dice(3, i) for i in range(300)]
+    assert len(set(rolls)) > 20  # every kind of roll turns up
+    assert rolls != [roll_dice(4, i) for i in range(300)]
+
+
+def test_rows_are_the_deep_values_of_the_best_plays(shipped):
+    b = Position.from_id("4HPwATDgc/ABMA").to_array()  # the opening position
+    boards = np.stack([b, b, b])
+    d = decision_rows(boards, 10, shipped, ply=1, seed=2)
+    ev = NeuralEvaluator(shipped)
+    for k in range(3):
+        mine = d["roll"] == 10 + k
+        plays = legal_plays(Position.from_array(b), roll_dice(2, 10 + k))
+        after = np.stack([p.after.to_array() for p in plays]).astype(np.int8)
+        mover0 = -equity(evaluate_boards(after, 0, ev))
+        # the 0-ply pick, found here from every legal play, is flagged, once
+        flagged0 = d["boards"][mine & ((d["pick"] & PICK0) != 0)]
+        assert flagged0.shape[0] == 1 and np.array_equal(flagged0[0], after[int(np.argmax(mover0))])
+        # every row's target is the position's value at 1 ply for the side on roll there
+        assert np.allclose(d["targets"][mine], evaluate_boards(d["boards"][mine], 1, ev), atol=1e-6)
+        # the deep pick is the best of the rows by those values; gap = its lead over the 0-ply pick
+        deep = -equity(d["targets"][mine].astype(np.float64))
+        picks = d["pick"][mine]
+        assert (picks & PICK_DEEP).sum() == PICK_DEEP and deep[(picks & PICK_DEEP) != 0][0] == pytest.approx(deep.max())
+        gap = deep.max() - deep[(picks & PICK0) != 0][0]
+        assert np.allclose(d["gap"][mine], gap, atol=1e-6) and gap >= 0
+        assert mine.sum() <= 8
+
+
+def test_a_roll_with_one_play_gives_no_row(shipped):
+    b = np.zeros((2, 25), np.int8)
+    b[1, 0] = 1  # one checker on our ace point: every roll bears it off, one play
+    b[0, 0] = 1
+    d = decision_rows(b[None], 0, shipped, ply=1)
+    assert d["roll"].size == 0 and d["boards"].shape == (0, 2, 25)
+
+
+def test_select_rows():
+    pick = np.array([PICK0 | PICK_DEEP, 0, PICK0, PICK_DEEP, 0, PICK0, PICK_DEEP], np.int8)
+    gap = np.array([0, 0, .01, .01, .01, .001, .001], np.float32)
+    assert select_rows(pick, gap).tolist() == [False, False, True, True, False, True, True]
+    assert select_rows(pick, gap, margin=0.005).tolist() == [False, False, True, True, False, False, False]
+    assert select_rows(pick, gap, "candidates").all()
+    with pytest.raises(ValueError):
+        select_rows(pick, gap, "all")
+
+
+def test_stage_resumes_to_identical_output_and_fits(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for run in (a, b):
+        pl.run_selfplay(run, SP)
+    whole = pl.run_decisions(a, DC)
+    assert whole["positions"] == 40 and whole["rolls"] <= 40
+    assert pl.run_decisions(b, DC, max_chunks=1) is None  # one of three parts
+    assert pl.run_decisions(b, DC, max_chunks=1) is None
+    assert pl.run_decisions(b, DC)["targets_sha256"] == whole["targets_sha256"]
+    da, db = load_npz(a / "data" / "decisions.npz"), load_npz(b / "data" / "decisions.npz")
+    assert set(da) == {"boards", "targets", "roll", "pick", "gap"}
+    for k in da:
+        assert np.array_equal(da[k], db[k])
+    # pairs: two rows (0-ply pick, deep pick) for each roll where they part
+    assert da["roll"].size == 2 * whole["rolls_parted"]
+    assert sorted(da["pick"].tolist()) == sorted([PICK0, PICK_DEEP] * whole["rolls_parted"])
+    # the same parts give every row with --rows candidates (a setting of the output, not of the parts)
+    every = pl.run_decisions(b, pl.DecisionsConfig(**{**DC.__dict__, "rows": "candidates"}))
+    assert every["rows"] == every["rows_valued"] == whole["rows_valued"] >= whole["rows"]
+    with pytest.raises(pl.PipelineError, match="other settings"):
+        pl.run_decisions(b, pl.DecisionsConfig(**{**DC.__dict__, "seed": 5}))
+    assert whole["rolls_parted"] > 0  # (3 with these seeds)
+    m = pl.run_fit(a, pl.FitConfig(epochs=1, batch=8, seed=2, data="decisions"))
+    assert m["rows"] == da["roll"].size
+
+
+def test_cli_decisions(tmp_path):
+    r = CliRunner().invoke(app, ["train", "decisions", "--run", str(tmp_path / "none")])
+    assert r.exit_code != 0 and "no positions" in r.output
+    r = CliRunner().invoke(app, ["train", "decisions", "--run", str(tmp_path), "--rows", "all"])
+    assert r.exit_code != 0 and "--rows all" in r.output
+    r = CliRunner().invoke(app, ["train", "fit", "--run", str(tmp_path), "--data", "decisions"])
+    assert r.exit_code != 0 and "run the decisions stage first" in r.output
