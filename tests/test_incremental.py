@@ -15,7 +15,8 @@ from bgtools.core.movegen import generate, new_move_buffers
 from bgtools.engine.chooser import choose0, make_chooser, new_chooser_buffers, swap_into
 from bgtools.engine.nets.incremental import net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nets.networks import load_weights
-from bgtools.engine.nets.nn import Net, as_net, game_over_probs, init_weights, net_probs, new_eval_buffers
+from bgtools.engine.nets.nn import (N_RACE_EXTRA, Net, Weights, add_race_inputs, as_net, game_over_probs, init_weights,
+                                    net_probs, new_eval_buffers)
 
 DATA = Path(__file__).parent / "data"
 
@@ -63,10 +64,21 @@ def _compare(boards, net):
     return worst, count, same
 
 
-@pytest.mark.parametrize("which", ["rollout", "analysis", "wide-random"])
+def _race_inputs_net():
+    """The rollout net with a race layer reading the race inputs, their weights random."""
+    w = add_race_inputs(load_weights(None, "rollout"))
+    W1 = list(w.W1)
+    W1[2] = W1[2].copy()
+    W1[2][-N_RACE_EXTRA:] = np.random.default_rng(5).normal(0, 0.3, (N_RACE_EXTRA, W1[2].shape[1]))
+    return Weights(tuple(W1), w.b1, w.W2, w.b2)
+
+
+@pytest.mark.parametrize("which", ["rollout", "analysis", "wide-random", "race-inputs"])
 def test_incremental_equals_full_on_every_play(boards, which):
-    # the two shipped nets (the analysis net reads the contact inputs: a WideNet), and a small random one
-    w = load_weights(None, which) if which != "wide-random" else init_weights((40, 24, 12), seed=4)
+    # the two shipped nets (the analysis net reads the contact inputs: a WideNet), a small random one, and one
+    # whose race layer reads the race inputs
+    w = {"wide-random": lambda: init_weights((40, 24, 12), seed=4), "race-inputs": _race_inputs_net}.get(
+        which, lambda: load_weights(None, which))()
     worst, count, same = _compare(boards, as_net(tuple(w.arrays())))
     assert worst >= 0, "net class differs between the two paths"
     assert count > 100_000 and same > 0.8 * count  # the incremental path is the common one

@@ -272,6 +272,10 @@ def fit(
                                                  help="The contact and crashed nets also read the 36 inputs of "
                                                  "engine.nets.contactinputs (added at zero weights when the start "
                                                  "net does not, so it plays as before until fitted).")] = False,
+    race_inputs: Annotated[bool, typer.Option("--race-inputs",
+                                              help="The race net also reads the 32 inputs of engine.nets.raceinputs "
+                                              "(checkers off one unit per count, the crossover count; added at zero "
+                                              "weights when the start net does not).")] = False,
 ) -> None:
     """Supervised fit of the net to the labels (cross-entropy, Adam); writes fit.npz (resumable)."""
     from bgtools.training.pipeline import FitConfig, run_fit
@@ -298,7 +302,8 @@ def fit(
     _stage(run_fit, run, FitConfig(init=init, epochs=epochs, batch=batch, lr=lr, seed=seed, data=data,
                                    extra=tuple(extra or ()), lr_end=lr_end,
                                    hidden=widths,  # type: ignore[arg-type]  # three ints, checked above
-                                   best_per_net=best_per_net, contact_inputs=contact_inputs))
+                                   best_per_net=best_per_net, contact_inputs=contact_inputs,
+                                   race_inputs=race_inputs))
 
 
 @train_app.command("duel")

@@ -65,7 +65,7 @@ def _moves_and_nets(ch: Chooser) -> None:
     x = np.zeros(NET_MAX_INPUTS, np.float32)
     h = np.zeros(max(w.shape[1] for w in net.W1s), np.float32)
     y = np.zeros(5, np.float32)
-    c = encode_net(b, x, None)  # (the shipped kind of net: no extra inputs)
+    c = encode_net(b, net, x, None)  # (the shipped kind of net: no extra inputs)
     W1 = net.W1s[c]
     idx = np.zeros(NET_MAX_INPUTS, np.int32)
     forward_row(x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], h, y, idx)

@@ -23,6 +23,7 @@ import numpy as np
 from bgtools.engine.nets.contactinputs import encode_extra_batch
 from bgtools.engine.nets.features import N_INPUTS, NET_RACE, encode_batch
 from bgtools.engine.nets.nn import NET_NAMES, Weights
+from bgtools.engine.nets.raceinputs import encode_race_extra_batch
 
 __all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights"]
 
@@ -64,10 +65,12 @@ class FitData:
         return int(sum(a.shape[0] for a in self.x))
 
 
-def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False) -> FitData:
+def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False, race_inputs: bool = False) -> FitData:
     """Encode ``boards`` and group them with their ``targets`` by net class; ``wide``: the
     contact and crashed rows also get :mod:`~bgtools.engine.nets.contactinputs`' inputs (for a
-    net whose :attr:`~bgtools.engine.nets.nn.Weights.wide` is true)."""
+    net whose :attr:`~bgtools.engine.nets.nn.Weights.wide` is true); ``race_inputs``: the race
+    rows get :mod:`~bgtools.engine.nets.raceinputs`' (for a net whose
+    :attr:`~bgtools.engine.nets.nn.Weights.race_inputs` is true)."""
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
     cls, x = encode_batch(b)
     t = np.asarray(targets, np.float32)
@@ -77,6 +80,8 @@ def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False) -> FitD
         xc = x[rows, :N_INPUTS[c]]
         if wide and c != NET_RACE:
             xc = np.concatenate([xc, encode_extra_batch(b[rows])], axis=1)
+        if race_inputs and c == NET_RACE:
+            xc = np.concatenate([xc, encode_race_extra_batch(b[rows])], axis=1)
         xs.append(np.ascontiguousarray(xc))
     return FitData(tuple(xs), tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)))
 

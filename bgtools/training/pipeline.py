@@ -45,7 +45,7 @@ from bgtools.base.errors import BgtoolsError
 from bgtools.base.fileio import atomic_write
 from bgtools.engine.nets.features import net_classes
 from bgtools.engine.nets.networks import load_weights
-from bgtools.engine.nets.nn import NET_NAMES, Weights, add_contact_inputs, widen_weights
+from bgtools.engine.nets.nn import NET_NAMES, Weights, add_contact_inputs, add_race_inputs, widen_weights
 from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
 from bgtools.training.decisions import ROWS, decision_chunks
@@ -145,13 +145,16 @@ class FitConfig:
     #: the contact and crashed nets read contactinputs' inputs too (added at zero weights when
     #: the start net does not: :func:`bgtools.engine.nets.nn.add_contact_inputs`)
     contact_inputs: bool = False
+    #: the race net reads raceinputs' inputs too (added at zero weights when the start net does
+    #: not: :func:`bgtools.engine.nets.nn.add_race_inputs`)
+    race_inputs: bool = False
 
 
 #: the fit options added after the first runs, with the values those runs had: left out of the
 #: checkpoint's key while they have them, so that those runs' checkpoints still match.  A record
 #: of the past, not of today's defaults (a test checks that they are still :class:`FitConfig`'s).
 _FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None, "best_per_net": False,
-                 "contact_inputs": False}
+                 "contact_inputs": False, "race_inputs": False}
 
 
 @dataclass(frozen=True)
@@ -477,7 +480,9 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
             raise PipelineError(f"fit --hidden: {e}") from None
     if cfg.contact_inputs:
         init = add_contact_inputs(init)
-    data = prepare(boards, targets, wide=init.wide)
+    if cfg.race_inputs:
+        init = add_race_inputs(init)
+    data = prepare(boards, targets, wide=init.wide, race_inputs=init.race_inputs)
     settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed,
                            lr_end=cfg.lr_end, best_per_net=cfg.best_per_net)
     ckpt = run / "data" / "fit_ckpt.npz"

@@ -43,7 +43,7 @@ def _update(board, target, alpha, net, ev, dh) -> None:
     x = ev.x
     h = ev.h
     y = ev.y
-    c = encode_net(board, x, ev.mb)
+    c = encode_net(board, net, x, ev.mb)
     if c < 0:
         return
     W1 = net.W1s[c]

@@ -50,7 +50,7 @@ def new_inc_base(net):
 @nb.njit(cache=True, inline="always")
 def set_base(board, net, base) -> None:
     """Make ``board`` (``[1]`` on roll, a game not over) the base of the next siblings."""
-    c = encode_net(board, base.x, base.mb)
+    c = encode_net(board, net, base.x, base.mb)
     W1 = net.W1s[c]
     first_layer(base.x, W1.shape[0], W1, net.b1s[c], base.h, base.idx)
     base.cls[0] = c
@@ -80,7 +80,7 @@ def net_probs_inc(board, net, ev, base, out) -> int:
     first layer updated from ``base`` where the net class is the base's; return the class."""
     x = ev.x
     h = ev.h
-    c = encode_net(board, x, ev.mb)
+    c = encode_net(board, net, x, ev.mb)
     W1 = net.W1s[c]
     nin = W1.shape[0]
     if c == base.cls[0]:

@@ -29,16 +29,20 @@ from numba.extending import overload
 from bgtools.core.movegen import new_move_buffers
 from bgtools.engine.nets.contactinputs import N_EXTRA_SIDE, encode_extra
 from bgtools.engine.nets.features import CLASS_OVER, MAX_INPUTS, N_INPUTS, NET_RACE, encode
+from bgtools.engine.nets.raceinputs import N_RACE_EXTRA_SIDE, encode_race_extra
 
 __all__ = [
     "Weights",
     "Net",
     "WideNet",
     "N_EXTRA",
+    "N_RACE_EXTRA",
     "NET_MAX_INPUTS",
     "encode_net",
     "as_net",
     "reads_contact_inputs",
+    "reads_race_inputs",
+    "add_race_inputs",
     "EvalBuffers",
     "new_eval_buffers",
     "NeuralEvaluator",
@@ -81,8 +85,12 @@ class Net(NamedTuple):
 #: inputs of :mod:`bgtools.engine.nets.contactinputs` that a :class:`WideNet`'s contact and
 #: crashed layers read after the encoder's (issue 37)
 N_EXTRA = 2 * N_EXTRA_SIDE
+#: inputs of :mod:`bgtools.engine.nets.raceinputs` (exactly-k-off units and the crossover count) that a
+#: race layer may read after the encoder's (issue 37, item 2): read when its first layer has the rows
+N_RACE_EXTRA = 2 * N_RACE_EXTRA_SIDE
 #: the most inputs a net reads (a wide contact net's): the size of the input buffers
 NET_MAX_INPUTS = MAX_INPUTS + N_EXTRA
+assert N_INPUTS[NET_RACE] + N_RACE_EXTRA <= NET_MAX_INPUTS
 
 
 class WideNet(NamedTuple):
@@ -109,14 +117,25 @@ class EvalBuffers(NamedTuple):
 
 def reads_contact_inputs(W1s) -> bool:
     """Whether first layers ``W1s`` (contact, crashed, race) read the :data:`N_EXTRA` inputs
-    after the encoder's in the contact and crashed nets; ValueError for any other size."""
+    after the encoder's in the contact and crashed nets; ValueError for any other size (the
+    race layer reads :data:`N_RACE_EXTRA` more, or not, either way)."""
     rows = tuple(int(w.shape[0]) for w in W1s)
-    if rows == tuple(N_INPUTS):
+    if rows[2] not in (N_INPUTS[2], N_INPUTS[2] + N_RACE_EXTRA):
+        raise ValueError(f"a race layer of {rows[2]} inputs: a race net reads {N_INPUTS[2]}, or "
+                         f"{N_RACE_EXTRA} more")
+    if rows[:2] == tuple(N_INPUTS[:2]):
         return False
-    if rows == (N_INPUTS[0] + N_EXTRA, N_INPUTS[1] + N_EXTRA, N_INPUTS[2]):
+    if rows[:2] == (N_INPUTS[0] + N_EXTRA, N_INPUTS[1] + N_EXTRA):
         return True
     raise ValueError(f"first layers of {rows} inputs: a net reads {tuple(N_INPUTS)}, or "
                      f"{N_EXTRA} more in its contact and crashed layers")
+
+
+def reads_race_inputs(W1s) -> bool:
+    """Whether the race layer of first layers ``W1s`` reads the :data:`N_RACE_EXTRA` inputs
+    of :mod:`bgtools.engine.nets.raceinputs` after the encoder's (ValueError for a size no net reads)."""
+    reads_contact_inputs(W1s)
+    return int(W1s[NET_RACE].shape[0]) == N_INPUTS[NET_RACE] + N_RACE_EXTRA
 
 
 @dataclass(frozen=True)
@@ -145,6 +164,11 @@ class Weights:
         """Whether the contact and crashed layers read the :data:`N_EXTRA` inputs after the
         encoder's (a :class:`WideNet`); ValueError for first layers of any other size."""
         return reads_contact_inputs(self.W1)
+
+    @property
+    def race_inputs(self) -> bool:
+        """Whether the race layer reads the :data:`N_RACE_EXTRA` inputs after the encoder's."""
+        return reads_race_inputs(self.W1)
 
     def arrays(self) -> Net | WideNet:
         """The layers as a :class:`Net`, or a :class:`WideNet` when :attr:`wide` (a tuple:
@@ -202,6 +226,18 @@ def add_contact_inputs(w: Weights) -> Weights:
     for c in range(2):
         W1[c] = np.ascontiguousarray(np.concatenate([W1[c], np.zeros((N_EXTRA, W1[c].shape[1]), np.float32)]))
     return Weights(tuple(W1), w.b1, w.W2, w.b2, dict(w.meta, contact_inputs=True))
+
+
+def add_race_inputs(w: Weights) -> Weights:
+    """``w`` with its race layer reading the :data:`N_RACE_EXTRA` inputs of
+    :mod:`bgtools.engine.nets.raceinputs` after the encoder's, their weights zero, so the net
+    gives exactly ``w``'s outputs until it is trained (``w`` itself when it reads them)."""
+    if w.race_inputs:
+        return w
+    W1 = list(w.W1)
+    W1[NET_RACE] = np.ascontiguousarray(np.concatenate(
+        [W1[NET_RACE], np.zeros((N_RACE_EXTRA, W1[NET_RACE].shape[1]), np.float32)]))
+    return Weights(tuple(W1), w.b1, w.W2, w.b2, dict(w.meta, race_inputs=True))
 
 
 def widen_weights(w: Weights, hidden: tuple[int, int, int], seed: int = 0) -> Weights:
@@ -407,16 +443,19 @@ def _extra_scratch(net):
 
 
 @nb.njit(cache=True)
-def encode_net(board, x, mb) -> int:
-    """Fill ``x`` with the inputs a net reads for ``board``: the encoder's, and with ``mb``
+def encode_net(board, net, x, mb) -> int:
+    """Fill ``x`` with the inputs ``net`` reads for ``board``: the encoder's, and with ``mb``
     (the :func:`extra_scratch` of a :class:`WideNet`) the :data:`N_EXTRA` more after a
-    contact or crashed net's; return the net class.  With ``mb`` None (a :class:`Net`'s)
-    Numba drops the second part when it compiles, so the shipped kind's kernels hold no code
+    contact or crashed net's, and :data:`N_RACE_EXTRA` more after a race net's whose first
+    layer has their rows; return the net class.  With ``mb`` None (a :class:`Net`'s)
+    Numba drops the contact part when it compiles, so the shipped kind's kernels hold no code
     for it."""
     c = encode(board, x)
     if mb is not None:
         if c != NET_RACE:
             encode_extra(board, x[N_INPUTS[c]:], mb)
+    if c == NET_RACE and net.W1s[NET_RACE].shape[0] > N_INPUTS[NET_RACE]:
+        encode_race_extra(board, x[N_INPUTS[NET_RACE]:])
     return c
 
 
@@ -436,7 +475,7 @@ def new_eval_buffers(net):
 def net_probs(board, net, ev, out) -> int:
     """The net's outputs for ``board[1]`` on roll (a game not over) into ``out``
     (float64[5]), clipped to consistent cumulative probabilities; return the net class."""
-    c = encode_net(board, ev.x, ev.mb)
+    c = encode_net(board, net, ev.x, ev.mb)
     W1 = net.W1s[c]
     forward_row(ev.x, W1.shape[0], W1, net.b1s[c], net.W2s[c], net.b2s[c], ev.h, ev.y, ev.idx)
     for o in range(5):
