@@ -86,6 +86,9 @@ def test_stage_resumes_to_identical_output_and_fits(tmp_path):
     assert pl.run_decisions(b, DC, max_chunks=1) is None  # one of three parts
     assert pl.run_decisions(b, DC, max_chunks=1) is None
     assert pl.run_decisions(b, DC)["targets_sha256"] == whole["targets_sha256"]
+    c = tmp_path / "c"  # two worker processes: the same parts
+    pl.run_selfplay(c, SP)
+    assert pl.run_decisions(c, DC, jobs=2)["targets_sha256"] == whole["targets_sha256"]
     da, db = load_npz(a / "data" / "decisions.npz"), load_npz(b / "data" / "decisions.npz")
     assert set(da) == {"boards", "targets", "roll", "pick", "gap"}
     for k in da:

@@ -225,6 +225,8 @@ def decisions(
                                                            "by more than this (equity).")] = 0.0,
     chunk: Annotated[int, typer.Option("--chunk", help="Positions per part file.")] = 1_000,
     prune: Annotated[bool, typer.Option("--prune/--no-prune", help=PRUNE_HELP)] = True,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=JOBS_HELP)] = 1,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help=DASK_HELP)] = None,
 ) -> None:
     """Training rows where the net's 0-ply pick and its deeper pick part: one seeded roll of
     each self-play position, its best plays searched at --ply; writes data/decisions.npz
@@ -241,7 +243,8 @@ def decisions(
     if rows not in ROWS:
         raise fail(f"--rows {rows}: use one of {', '.join(ROWS)}")
     _stage(run_decisions, run, DecisionsConfig(ply=ply, weights=weights, seed=seed, keep=keep, threshold=threshold,
-                                               rows=rows, margin=margin, chunk=chunk, prune=prune))
+                                               rows=rows, margin=margin, chunk=chunk, prune=prune),
+           jobs=resolve_jobs("--jobs", jobs), dask=dask)
 
 
 @train_app.command("fit")

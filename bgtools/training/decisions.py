@@ -19,11 +19,13 @@ Only our own net, search and bear-off databases are used: nothing here comes fro
 from __future__ import annotations
 
 import time
+from contextlib import closing
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
+from bgtools.base.parallel import ordered_map
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position
 from bgtools.engine.evaluation import MoveFilter, equity, evaluate_boards
@@ -101,33 +103,41 @@ def _part_matches(path: Path, boards: np.ndarray) -> bool:
         return False
 
 
+def _decision_part(task: tuple) -> tuple[dict[str, np.ndarray], float]:
+    """A worker's part: :func:`decision_rows` of its positions, and the seconds it took."""
+    rows, first, weights, ply, seed, move_filter, pruning = task
+    t0 = time.perf_counter()
+    return decision_rows(rows, first, weights, ply, seed, move_filter, pruning), time.perf_counter() - t0
+
+
 def decision_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: int = 2, seed: int = 1,
                     chunk: int = 1000, move_filter: MoveFilter = MoveFilter(), max_chunks: Optional[int] = None,
                     progress: Optional[Callable[[int, int, int, float], None]] = None,
-                    pruning: Optional[Pruning] = None) -> int:
+                    pruning: Optional[Pruning] = None, jobs: int = 1, dask: Any = None) -> int:
     """:func:`decision_rows` of ``boards`` chunk by chunk into ``folder/part-NNNNN.npz`` (its
     arrays, ``index`` of the chunk's first position and ``boards_sha256`` of the positions); a
     part made from the same positions is kept (resume).  At most ``max_chunks`` new parts.
-    ``progress(k, rows, n_parts, seconds)`` after each.  Returns the parts that match ``boards``
-    (done when it is ``ceil(n / chunk)``)."""
+    ``progress(k, rows, n_parts, seconds)`` after each.  The parts are made ``jobs`` at a time
+    in local worker processes, or one task per part on the Dask scheduler ``dask``; each is
+    the same whatever makes it.  Returns the parts that match ``boards`` (done when it is
+    ``ceil(n / chunk)``)."""
     n = boards.shape[0]
     n_parts = (n + chunk - 1) // chunk
-    good = new = 0
+    todo: list[int] = []
+    good = 0
     for k in range(n_parts):
-        rows = boards[k * chunk:(k + 1) * chunk]
-        path = part_path(folder, k)
-        if _part_matches(path, rows):
+        if _part_matches(part_path(folder, k), boards[k * chunk:(k + 1) * chunk]):
             good += 1
-            continue
-        if max_chunks is not None and new >= max_chunks:
-            continue
-        t0 = time.perf_counter()
-        d = decision_rows(rows, k * chunk, weights, ply, seed, move_filter, pruning)
-        save_npz(path, **d, index=np.array([k * chunk], np.int64), boards_sha256=np.array(array_tag(rows)))
-        good += 1
-        new += 1
-        if progress is not None:
-            progress(k, int(d["roll"].size), n_parts, time.perf_counter() - t0)
+        elif max_chunks is None or len(todo) < max_chunks:
+            todo.append(k)
+    tasks = ((boards[k * chunk:(k + 1) * chunk], k * chunk, weights, ply, seed, move_filter, pruning) for k in todo)
+    with closing(ordered_map(_decision_part, tasks, jobs=min(jobs, max(1, len(todo))), dask=dask)) as results:
+        for k, (d, seconds) in zip(todo, results):
+            save_npz(part_path(folder, k), **d, index=np.array([k * chunk], np.int64),
+                     boards_sha256=np.array(array_tag(boards[k * chunk:(k + 1) * chunk])))
+            good += 1
+            if progress is not None:
+                progress(k, int(d["roll"].size), n_parts, seconds)
     return good
 
 

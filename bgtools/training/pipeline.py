@@ -419,12 +419,13 @@ def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo =
 
 
 def run_decisions(run: str | Path, cfg: DecisionsConfig = DecisionsConfig(), echo: Echo = None,
-                  max_chunks: Optional[int] = None) -> Optional[dict]:
+                  max_chunks: Optional[int] = None, jobs: int = 1, dask: Any = None) -> Optional[dict]:
     """Judge the net's 0-ply picks on one seeded roll of each of ``data/positions.npz``'s positions
     by its own search at ``cfg.ply`` (:mod:`bgtools.training.decisions`); write
     ``data/decisions.npz`` (``boards``, ``targets``, ``roll``, ``pick``, ``gap``: the rows
     ``cfg.rows`` chooses), to be fitted as a data set of its own (``fit --data decisions``) or
-    beside another (``--extra``)."""
+    beside another (``--extra``).  ``jobs`` worker processes or the Dask scheduler ``dask`` make
+    the parts (the same files)."""
     from bgtools.engine.evaluation import MoveFilter
 
     run = Path(run)
@@ -442,7 +443,7 @@ def run_decisions(run: str | Path, cfg: DecisionsConfig = DecisionsConfig(), ech
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
     done = decision_chunks(boards, w, parts, cfg.ply, cfg.seed, cfg.chunk, MoveFilter(cfg.keep, cfg.threshold),
-                           max_chunks, _part_logger(run, "decisions", echo, 1), _pruning_of(cfg))
+                           max_chunks, _part_logger(run, "decisions", echo, 1), _pruning_of(cfg), jobs, dask)
     if done < n_parts:
         return None
     d = join_parts(parts, n_parts)

@@ -21,5 +21,4 @@ for V in $VARIANTS; do
       $D/gen8c/data/labelled.npz $D/gen11-$V.npz --init $W --variants 1 --epochs $E --lr 1e-4 --lr-end 1e-5 \
       --seed 38 --save-prefix $D/gen11fit-$V --json-out $R/fit-$V.json > $R/fit-$V.log 2>&1 &
 done
-wait
-for V in $VARIANTS; do cp $D/gen11fit-$V-1.npz $R/candidate-$V.npz; done
+wait  # the candidates: $D/gen11fit-candidates-1.npz and $D/gen11fit-pairs-1.npz (not kept in the repository)
