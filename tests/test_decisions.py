@@ -113,3 +113,60 @@ def test_cli_decisions(tmp_path):
     assert r.exit_code != 0 and "--rows all" in r.output
     r = CliRunner().invoke(app, ["train", "fit", "--run", str(tmp_path), "--data", "decisions"])
     assert r.exit_code != 0 and "run the decisions stage first" in r.output
+
+
+def test_within_roll_gradients_match_finite_differences():
+    from bgtools.training.fit import within_roll_gradients
+
+    rng = np.random.default_rng(1)
+    x = rng.random((12, 6))
+    t = rng.random((12, 5)) * 0.5
+    g = np.repeat(np.arange(4), 3)
+    P = [rng.normal(0, 0.5, (6, 4)), rng.normal(0, 0.1, 4), rng.normal(0, 0.5, (4, 5)), rng.normal(0, 0.1, 5)]
+    loss, grads = within_roll_gradients(x, t, g, 7.0, *P)
+    for q, at in ((0, (2, 1)), (1, (3,)), (2, (1, 4)), (3, (0,))):
+        hi = [p.copy() for p in P]
+        lo = [p.copy() for p in P]
+        hi[q][at] += 1e-5
+        lo[q][at] -= 1e-5
+        num = (within_roll_gradients(x, t, g, 7.0, *hi)[0] - within_roll_gradients(x, t, g, 7.0, *lo)[0]) / 2e-5
+        assert grads[q][at] == pytest.approx(num, rel=2e-3, abs=1e-6)
+    # a roll's common error costs nothing: lam changes the loss only through the differences
+    same = np.zeros(12, np.int64)
+    base, _ = within_roll_gradients(x, t, same, 0.0, *P)
+    assert within_roll_gradients(x, t, np.arange(12), 7.0, *P)[0] == pytest.approx(base)  # one row a roll
+
+
+def test_fit_within_roll(tmp_path):
+    from bgtools.training.fit import FitSettings, fit_weights, prepare
+
+    run = tmp_path / "w"
+    pl.run_selfplay(run, pl.SelfplayConfig(positions=80, seed=9, chunk_games=3))
+    pl.run_decisions(run, pl.DecisionsConfig(ply=1, seed=4, chunk=40, keep=6, prune=False, rows="candidates"))
+    d = load_npz(run / "data" / "decisions.npz")
+    w0 = load_weights(None)
+    plain = prepare(d["boards"], d["targets"], wide=w0.wide)
+    named = prepare(d["boards"], d["targets"], wide=w0.wide, groups=d["roll"])
+    s = FitSettings(epochs=3, batch=8, lr=1e-3, seed=3)
+    a, b = fit_weights(w0, plain, s), fit_weights(w0, named, s)  # no term: the groups change nothing
+    assert all(np.array_equal(x, y) for x, y in zip(a.W1 + a.W2, b.W1 + b.W2))
+
+    def within(w):  # mean squared within-roll equity error of the contact rows, by the fit's own forward pass
+        from bgtools.training.fit import _forward
+
+        x, t, g = named.x[0], named.t[0], named.groups[0]
+        _, y = _forward(x, w.W1[0], w.b1[0], w.W2[0], w.b2[0])
+        e = (y - t) @ np.array([2, 1, 1, -1, -1.0])
+        _, inv = np.unique(g, return_inverse=True)
+        return float(((e - (np.bincount(inv, e) / np.bincount(inv))[inv]) ** 2).mean())
+
+    s = FitSettings(epochs=6, batch=16, lr=1e-3, seed=3, val_frac=0.2)
+    with_term = fit_weights(w0, named, FitSettings(**{**s.__dict__, "within_roll": 50.0}))
+    without = fit_weights(w0, named, s)
+    assert within(with_term) < within(without)
+    # through the stage: --within-roll needs a set that names its rolls
+    m = pl.run_fit(run, pl.FitConfig(epochs=2, batch=16, seed=2, data="decisions", within_roll=20.0))
+    assert m["config"]["within_roll"] == 20.0
+    pl.run_label(run, pl.LabelConfig(ply=0, chunk=80))
+    with pytest.raises(pl.PipelineError, match="names its rolls"):
+        pl.run_fit(tmp_path / "w", pl.FitConfig(epochs=1, batch=16, seed=5, within_roll=1.0))

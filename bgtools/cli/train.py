@@ -275,6 +275,11 @@ def fit(
                                                  help="The contact and crashed nets also read the 36 inputs of "
                                                  "engine.nets.contactinputs (added at zero weights when the start "
                                                  "net does not, so it plays as before until fitted).")] = False,
+    within_roll: Annotated[float, typer.Option("--within-roll", metavar="LAM",
+                                               help="Weight of a within-roll loss on the rows of data sets made by "
+                                               "train decisions (--rows candidates): their rolls come in whole "
+                                               "batches and each play's equity error less its roll's mean is "
+                                               "penalised (a net picks by differences). 0: none.")] = 0.0,
     race_inputs: Annotated[bool, typer.Option("--race-inputs",
                                               help="The race net also reads the 32 inputs of engine.nets.raceinputs "
                                               "(checkers off one unit per count, the crossover count; added at zero "
@@ -295,6 +300,8 @@ def fit(
     if epochs < 1 or batch < 1 or not 0 < lr < 1:
         raise fail("--epochs and --batch must be positive, --lr between 0 and 1")
     check_ranges(("--epochs", epochs, 1, MAX_COUNT), ("--batch", batch, 1, 10**7), ("--seed", seed, 0, MAX_SEED))
+    if not 0 <= within_roll <= 1000:
+        raise fail(f"--within-roll {within_roll}: use a weight from 0 to 1000")
     if lr_end is not None and not 0 < lr_end < 1:
         raise fail(f"--lr-end {lr_end}: use a rate between 0 and 1")
     if data not in ("labelled", "deepened", "decisions"):
@@ -306,7 +313,7 @@ def fit(
                                    extra=tuple(extra or ()), lr_end=lr_end,
                                    hidden=widths,  # type: ignore[arg-type]  # three ints, checked above
                                    best_per_net=best_per_net, contact_inputs=contact_inputs,
-                                   race_inputs=race_inputs))
+                                   race_inputs=race_inputs, within_roll=within_roll))
 
 
 @train_app.command("duel")

@@ -46,6 +46,9 @@ class FitSettings:
     #: three nets); True: keep each net (contact, crashed, race) from its own best epoch, judged on
     #: its own held-out rows (the nets never share an input, so each may stop where it is best)
     best_per_net: bool = False
+    #: weight of the within-roll term (:func:`within_roll_gradients`) on rows that name their roll
+    #: (:attr:`FitData.groups`); those rows then come in batches of whole rolls.  0: none, the fit as before
+    within_roll: float = 0.0
 
     def rate(self, epoch: int) -> float:
         """The learning rate of epoch ``epoch`` (0-based)."""
@@ -60,17 +63,22 @@ class FitData:
 
     x: tuple[np.ndarray, ...]
     t: tuple[np.ndarray, ...]
+    #: per class, int64 roll numbers of the rows (-1: a row of no roll), or None: no row names a roll.
+    #: Rows of one roll are the positions after the plays of one roll (``train decisions``)
+    groups: Optional[tuple[np.ndarray, ...]] = None
 
     def rows(self) -> int:
         return int(sum(a.shape[0] for a in self.x))
 
 
-def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False, race_inputs: bool = False) -> FitData:
+def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False, race_inputs: bool = False,
+            groups: Optional[np.ndarray] = None) -> FitData:
     """Encode ``boards`` and group them with their ``targets`` by net class; ``wide``: the
     contact and crashed rows also get :mod:`~bgtools.engine.nets.contactinputs`' inputs (for a
     net whose :attr:`~bgtools.engine.nets.nn.Weights.wide` is true); ``race_inputs``: the race
     rows get :mod:`~bgtools.engine.nets.raceinputs`' (for a net whose
-    :attr:`~bgtools.engine.nets.nn.Weights.race_inputs` is true)."""
+    :attr:`~bgtools.engine.nets.nn.Weights.race_inputs` is true); ``groups``: each row's roll
+    number (-1: none), kept per class in :attr:`FitData.groups`."""
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
     cls, x = encode_batch(b)
     t = np.asarray(targets, np.float32)
@@ -83,7 +91,8 @@ def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False, race_in
         if race_inputs and c == NET_RACE:
             xc = np.concatenate([xc, encode_race_extra_batch(b[rows])], axis=1)
         xs.append(np.ascontiguousarray(xc))
-    return FitData(tuple(xs), tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)))
+    gs = None if groups is None else tuple(np.asarray(groups, np.int64)[cls == c] for c in range(3))
+    return FitData(tuple(xs), tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)), gs)
 
 
 def _sig(v: np.ndarray) -> np.ndarray:
@@ -108,6 +117,44 @@ def gradients(x, t, W1, b1, W2, b2):
     d2 = (y - t) / x.shape[0]
     dh = (d2 @ W2.T) * h * (1.0 - h)
     return bce_loss(y, t), [x.T @ dh, dh.sum(axis=0), h.T @ d2, d2.sum(axis=0)]
+
+
+_EQ = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  #: cubeless equity = outputs @ _EQ - 1
+
+
+def within_roll_gradients(x, t, g, lam, W1, b1, W2, b2):
+    """(loss, gradients) of :func:`bce_loss` plus ``lam`` times the mean squared within-roll
+    equity error on one batch of whole rolls: each row's equity error minus the mean error of
+    the rows of its roll ``g`` (so a roll's common error costs nothing: a net picks among the
+    plays of a roll by their differences).  ``lam`` 0 gives :func:`gradients`."""
+    h, y = _forward(x, W1, b1, W2, b2)
+    n = x.shape[0]
+    d2 = (y - t) / n
+    loss = bce_loss(y, t)
+    if lam > 0:
+        _, inv = np.unique(g, return_inverse=True)
+        e = (y - t) @ _EQ
+        d = e - (np.bincount(inv, e) / np.bincount(inv))[inv]
+        loss += lam * float((d * d).mean())
+        d2 = d2 + ((2.0 * lam / n) * d)[:, None] * _EQ[None, :] * y * (1.0 - y)
+    d2 = d2.astype(np.float32)
+    dh = (d2 @ W2.T) * h * (1.0 - h)
+    return loss, [x.T @ dh, dh.sum(axis=0), h.T @ d2, d2.sum(axis=0)]
+
+
+def _roll_batches(groups: np.ndarray, rows: np.ndarray, rng, per_batch: int) -> list[np.ndarray]:
+    """The training ``rows`` that name a roll shared with another of them, in batches of
+    ``per_batch`` whole rolls (shuffled by ``rng``)."""
+    g = groups[rows]
+    named = rows[g >= 0]
+    if named.size == 0:
+        return []
+    order = named[np.argsort(groups[named], kind="stable")]
+    ids, start, count = np.unique(groups[order], return_index=True, return_counts=True)
+    keep = np.flatnonzero(count >= 2)
+    perm = rng.permutation(keep)
+    return [np.concatenate([order[start[k]:start[k] + count[k]] for k in perm[lo:lo + per_batch]])
+            for lo in range(0, perm.size, per_batch)]
 
 
 def _params(w: Weights) -> list[np.ndarray]:
@@ -162,6 +209,21 @@ def _class_means(params, data: FitData, val) -> np.ndarray:
     return _means(_class_val_losses(params, data, val))
 
 
+def _roll_epoch(data: FitData, train: list[np.ndarray], rng, batch: int) -> list[tuple[int, np.ndarray, bool]]:
+    """An epoch's batches with the within-roll term: per class, the rows of rolls in batches of
+    whole rolls (about ``batch`` rows: a quarter as many rolls), the other rows as usual."""
+    assert data.groups is not None
+    out: list[tuple[int, np.ndarray, bool]] = []
+    for c in range(3):
+        rolls = _roll_batches(data.groups[c], train[c], rng, max(1, batch // 4))
+        out.extend((c, b, True) for b in rolls)
+        in_rolls = np.concatenate(rolls) if rolls else np.zeros(0, np.int64)
+        rest = np.setdiff1d(train[c], in_rolls)
+        rest = rest[rng.permutation(rest.size)]
+        out.extend((c, rest[lo:lo + batch], False) for lo in range(0, rest.size, batch))
+    return out
+
+
 def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSettings(),
                 ckpt: Optional[str | Path] = None, log: Optional[Callable[[dict], None]] = None,
                 max_epochs: Optional[int] = None) -> Weights:
@@ -205,15 +267,22 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
     while epoch < s.epochs and (max_epochs is None or new < max_epochs):
         t0 = time.perf_counter()
         rng = np.random.default_rng([s.seed, epoch])
-        batches = [(c, train[c][rng.permutation(train[c].size)]) for c in range(3)]
-        order = [(c, lo) for c, idx in batches for lo in range(0, idx.size, s.batch)]
+        if s.within_roll > 0 and data.groups is not None:
+            order = _roll_epoch(data, train, rng, s.batch)
+        else:  # (the fit as it always was: the same order, the same bytes)
+            batches = [(c, train[c][rng.permutation(train[c].size)]) for c in range(3)]
+            order = [(c, batches[c][1][lo:lo + s.batch], False) for c, idx in batches
+                     for lo in range(0, idx.size, s.batch)]
         tot, rows = 0.0, 0
         lr = s.rate(epoch)
         for j in rng.permutation(len(order)):
-            c, lo = order[j]
-            idx = batches[c][1][lo:lo + s.batch]
+            c, idx, whole = order[j]
             x, t = data.x[c][idx], data.t[c][idx]
-            loss, grads = gradients(x, t, *params[4 * c:4 * c + 4])
+            if whole:
+                assert data.groups is not None
+                loss, grads = within_roll_gradients(x, t, data.groups[c][idx], s.within_roll, *params[4 * c:4 * c + 4])
+            else:
+                loss, grads = gradients(x, t, *params[4 * c:4 * c + 4])
             tot += loss * idx.size
             rows += idx.size
             step += 1

@@ -46,7 +46,7 @@ from bgtools.base.fileio import atomic_write
 from bgtools.engine.nets.features import net_classes
 from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import NET_NAMES, Weights, add_contact_inputs, add_race_inputs, widen_weights
-from bgtools.training.datasets import (append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
+from bgtools.training.datasets import (DatasetError, append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
 from bgtools.training.decisions import ROWS, decision_chunks
 from bgtools.training.decisions import select_rows as select_decisions
@@ -148,13 +148,16 @@ class FitConfig:
     #: the race net reads raceinputs' inputs too (added at zero weights when the start net does
     #: not: :func:`bgtools.engine.nets.nn.add_race_inputs`)
     race_inputs: bool = False
+    #: weight of the within-roll loss on the rows of data sets that name their rolls (``train decisions``'
+    #: ``roll``): those rows come in batches of whole rolls (:attr:`bgtools.training.fit.FitSettings.within_roll`)
+    within_roll: float = 0.0
 
 
 #: the fit options added after the first runs, with the values those runs had: left out of the
 #: checkpoint's key while they have them, so that those runs' checkpoints still match.  A record
 #: of the past, not of today's defaults (a test checks that they are still :class:`FitConfig`'s).
 _FIT_DEFAULTS = {"data": "labelled", "extra": (), "lr_end": None, "hidden": None, "best_per_net": False,
-                 "contact_inputs": False, "race_inputs": False}
+                 "contact_inputs": False, "race_inputs": False, "within_roll": 0.0}
 
 
 @dataclass(frozen=True)
@@ -472,6 +475,7 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     sets = [load_npz(f, "boards", "targets") for f in files]
     boards = np.concatenate([d["boards"] for d in sets])
     targets = np.concatenate([d["targets"] for d in sets])
+    groups = _roll_groups(files, [d["boards"].shape[0] for d in sets]) if cfg.within_roll > 0 else None
     del sets
     init = load_weights(cfg.init)
     if cfg.hidden is not None:
@@ -483,9 +487,9 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
         init = add_contact_inputs(init)
     if cfg.race_inputs:
         init = add_race_inputs(init)
-    data = prepare(boards, targets, wide=init.wide, race_inputs=init.race_inputs)
+    data = prepare(boards, targets, wide=init.wide, race_inputs=init.race_inputs, groups=groups)
     settings = FitSettings(epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, val_frac=cfg.val_frac, seed=cfg.seed,
-                           lr_end=cfg.lr_end, best_per_net=cfg.best_per_net)
+                           lr_end=cfg.lr_end, best_per_net=cfg.best_per_net, within_roll=cfg.within_roll)
     ckpt = run / "data" / "fit_ckpt.npz"
     key = {k: v for k, v in asdict(cfg).items() if k not in _FIT_DEFAULTS or v != _FIT_DEFAULTS[k]}
     _claim(run / "data" / "fit", {**key, "init": _weights_tag(cfg.init), "labels": array_tag(targets)},
@@ -505,6 +509,24 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     return write_manifest(run / "fit.manifest.json", "fit", asdict(cfg), t0, rows=data.rows(),
                           data_sets=[str(src), *cfg.extra],
                           val_loss=float(meta["fit_val_loss"]), weights=_weights_tag(str(run / "fit.npz")))
+
+
+def _roll_groups(files: list, sizes: list[int]) -> np.ndarray:
+    """Each row's roll number over the data sets ``files`` (their ``roll`` arrays, made unique
+    across the sets; -1 for the rows of a set without one); an error when no set has one."""
+    out, offset = [], 0
+    for f, n in zip(files, sizes):
+        try:
+            roll = load_npz(f, "roll")["roll"].astype(np.int64)
+        except DatasetError:
+            out.append(np.full(n, -1, np.int64))
+            continue
+        out.append(roll + offset)
+        offset += int(roll.max()) + 1 if roll.size else 0
+    if offset == 0:
+        raise PipelineError("fit --within-roll: no data set names its rolls (use a train decisions set, "
+                            "--data decisions or --extra)")
+    return np.concatenate(out)
 
 
 def run_duel(run: str | Path, cfg: DuelConfig = DuelConfig(), echo: Echo = None) -> dict:
