@@ -172,8 +172,11 @@ def _split(n: int, frac: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.sort(perm[nv:]), np.sort(perm[:nv])
 
 
-def _class_val_losses(params, data: FitData, val) -> list[tuple[float, float, int]]:
-    """Per net class: (summed cross-entropy, summed |equity error|, rows) over its held-out rows."""
+def _class_val_losses(params, data: FitData, val, within_roll: float = 0.0) -> list[tuple[float, float, int]]:
+    """Per net class: (summed cross-entropy, summed |equity error|, rows) over its held-out rows;
+    with ``within_roll`` (and rows that name their rolls) the loss also holds ``within_roll`` times
+    the summed squared within-roll equity error of those held-out rows, the term the fit minimises,
+    so that the epoch kept is the best by the whole objective."""
     out = []
     for c in range(3):
         idx = val[c]
@@ -183,7 +186,16 @@ def _class_val_losses(params, data: FitData, val) -> list[tuple[float, float, in
         _, y = _forward(data.x[c][idx], *params[4 * c:4 * c + 4])
         t = data.t[c][idx]
         eq = lambda p: 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]  # noqa: E731
-        out.append((bce_loss(y, t) * idx.size, float(np.abs(eq(y) - eq(t)).sum()), int(idx.size)))
+        loss = bce_loss(y, t) * idx.size
+        if within_roll > 0 and data.groups is not None:
+            g = data.groups[c][idx]
+            named = g >= 0
+            if named.any():
+                _, inv = np.unique(g[named], return_inverse=True)
+                e = (y[named] - t[named]) @ _EQ
+                d = e - (np.bincount(inv, e) / np.bincount(inv))[inv]
+                loss += within_roll * float((d * d).sum())
+        out.append((loss, float(np.abs(eq(y) - eq(t)).sum()), int(idx.size)))
     return out
 
 
@@ -245,7 +257,7 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     step, epoch = 0, 0
-    per0 = _class_val_losses(params, data, val)
+    per0 = _class_val_losses(params, data, val, s.within_roll)
     best_params, best_loss = [p.copy() for p in params], _totals(per0)[0]
     best_c, best_per = _means(per0), list(per0)  # per net, for best_per_net
     best_epoch = np.zeros(3, np.int64)
@@ -258,7 +270,7 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
             step, epoch, best_loss = int(z["step"]), int(z["epoch"]), float(z["best_loss"])
             if "best_c" in z.files:
                 best_c, best_epoch = z["best_c"], z["best_epoch"]
-                best_per = _class_val_losses(best_params, data, val)
+                best_per = _class_val_losses(best_params, data, val, s.within_roll)
     elif log is not None:
         vl, vm = _totals(per0)
         log({"epoch": 0, "train_loss": float("nan"), "val_loss": vl, "val_equity_mae": vm, "seconds": 0.0,
@@ -295,7 +307,7 @@ def fit_weights(init: Weights, data: FitData, settings: FitSettings = FitSetting
                 params[i] = (params[i] - lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
         epoch += 1
         new += 1
-        per = _class_val_losses(params, data, val)  # one held-out pass per epoch
+        per = _class_val_losses(params, data, val, s.within_roll)  # one held-out pass per epoch
         vl, vm = _totals(per)
         if s.best_per_net:
             now = _means(per)
