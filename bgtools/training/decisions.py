@@ -32,7 +32,7 @@ from bgtools.engine.evaluation import MoveFilter, equity, evaluate_boards
 from bgtools.engine.nets.nn import NeuralEvaluator, Weights
 from bgtools.engine.nets.prune import Pruning
 from bgtools.training.datasets import load_npz, part_path, save_npz
-from bgtools.training.label import array_tag
+from bgtools.training.label import array_tag, parts_to_make
 
 __all__ = ["PICK0", "PICK_DEEP", "ROWS", "roll_dice", "decision_rows", "decision_chunks", "select_rows"]
 
@@ -121,15 +121,8 @@ def decision_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, pl
     in local worker processes, or one task per part on the Dask scheduler ``dask``; each is
     the same whatever makes it.  Returns the parts that match ``boards`` (done when it is
     ``ceil(n / chunk)``)."""
-    n = boards.shape[0]
-    n_parts = (n + chunk - 1) // chunk
-    todo: list[int] = []
-    good = 0
-    for k in range(n_parts):
-        if _part_matches(part_path(folder, k), boards[k * chunk:(k + 1) * chunk]):
-            good += 1
-        elif max_chunks is None or len(todo) < max_chunks:
-            todo.append(k)
+    n_parts = (boards.shape[0] + chunk - 1) // chunk
+    todo, good = parts_to_make(boards, folder, chunk, max_chunks, _part_matches)
     tasks = ((boards[k * chunk:(k + 1) * chunk], k * chunk, weights, ply, seed, move_filter, pruning) for k in todo)
     with closing(ordered_map(_decision_part, tasks, jobs=min(jobs, max(1, len(todo))), dask=dask)) as results:
         for k, (d, seconds) in zip(todo, results):

@@ -96,6 +96,20 @@ def _part_matches(path: Path, boards: np.ndarray) -> bool:
         return False
 
 
+def parts_to_make(boards: np.ndarray, folder: str | Path, chunk: int, max_chunks: Optional[int],
+                  matches: Callable[[Path, np.ndarray], bool]) -> tuple[list[int], int]:
+    """(the parts to make, at most ``max_chunks``; how many already match) of ``boards`` cut into
+    parts of ``chunk`` rows in ``folder``: a part is kept when ``matches(its path, its rows)``."""
+    todo: list[int] = []
+    good = 0
+    for k in range((boards.shape[0] + chunk - 1) // chunk):
+        if matches(part_path(folder, k), boards[k * chunk:(k + 1) * chunk]):
+            good += 1
+        elif max_chunks is None or len(todo) < max_chunks:
+            todo.append(k)
+    return todo, good
+
+
 def _label_part(task: tuple) -> tuple[np.ndarray, float]:
     """A worker's part: ``label_boards(rows, weights, ply, pruning=pruning)`` and the seconds it took."""
     rows, weights, ply, pruning = task
@@ -119,15 +133,8 @@ def label_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: 
     (:func:`bgtools.base.parallel.ordered_map`); each part file is written here, in order, and
     is the same whatever runs it.  ``pruning``: as :func:`label_boards`.
     """
-    n = boards.shape[0]
-    n_parts = (n + chunk - 1) // chunk
-    todo: list[int] = []
-    good = 0
-    for k in range(n_parts):
-        if _part_matches(part_path(folder, k), boards[k * chunk:(k + 1) * chunk]):
-            good += 1
-        elif max_chunks is None or len(todo) < max_chunks:
-            todo.append(k)
+    n_parts = (boards.shape[0] + chunk - 1) // chunk
+    todo, good = parts_to_make(boards, folder, chunk, max_chunks, _part_matches)
     tasks = ((boards[k * chunk:(k + 1) * chunk], weights, ply, pruning) for k in todo)
     with closing(ordered_map(_label_part, tasks, jobs=min(jobs, max(1, len(todo))), dask=dask)) as results:
         for k, (t, seconds) in zip(todo, results):
