@@ -122,6 +122,12 @@ def gradients(x, t, W1, b1, W2, b2):
 _EQ = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  #: cubeless equity = outputs @ _EQ - 1
 
 
+def _within_roll(e: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Each row's equity error ``e`` less the mean error of its roll ``g``."""
+    _, inv = np.unique(g, return_inverse=True)
+    return e - (np.bincount(inv, e) / np.bincount(inv))[inv]
+
+
 def within_roll_gradients(x, t, g, lam, W1, b1, W2, b2):
     """(loss, gradients) of :func:`bce_loss` plus ``lam`` times the mean squared within-roll
     equity error on one batch of whole rolls: each row's equity error minus the mean error of
@@ -132,9 +138,7 @@ def within_roll_gradients(x, t, g, lam, W1, b1, W2, b2):
     d2 = (y - t) / n
     loss = bce_loss(y, t)
     if lam > 0:
-        _, inv = np.unique(g, return_inverse=True)
-        e = (y - t) @ _EQ
-        d = e - (np.bincount(inv, e) / np.bincount(inv))[inv]
+        d = _within_roll((y - t) @ _EQ, g)
         loss += lam * float((d * d).mean())
         d2 = d2 + ((2.0 * lam / n) * d)[:, None] * _EQ[None, :] * y * (1.0 - y)
     d2 = d2.astype(np.float32)
@@ -150,7 +154,7 @@ def _roll_batches(groups: np.ndarray, rows: np.ndarray, rng, per_batch: int) -> 
     if named.size == 0:
         return []
     order = named[np.argsort(groups[named], kind="stable")]
-    ids, start, count = np.unique(groups[order], return_index=True, return_counts=True)
+    _, start, count = np.unique(groups[order], return_index=True, return_counts=True)
     keep = np.flatnonzero(count >= 2)
     perm = rng.permutation(keep)
     return [np.concatenate([order[start[k]:start[k] + count[k]] for k in perm[lo:lo + per_batch]])
@@ -191,9 +195,7 @@ def _class_val_losses(params, data: FitData, val, within_roll: float = 0.0) -> l
             g = data.groups[c][idx]
             named = g >= 0
             if named.any():
-                _, inv = np.unique(g[named], return_inverse=True)
-                e = (y[named] - t[named]) @ _EQ
-                d = e - (np.bincount(inv, e) / np.bincount(inv))[inv]
+                d = _within_roll((y[named] - t[named]) @ _EQ, g[named])
                 loss += within_roll * float((d * d).sum())
         out.append((loss, float(np.abs(eq(y) - eq(t)).sum()), int(idx.size)))
     return out
