@@ -144,7 +144,8 @@ def test_fit_within_roll(tmp_path):
     pl.run_selfplay(run, pl.SelfplayConfig(positions=80, seed=9, chunk_games=3))
     pl.run_decisions(run, pl.DecisionsConfig(ply=1, seed=4, chunk=40, keep=6, prune=False, rows="candidates"))
     d = load_npz(run / "data" / "decisions.npz")
-    w0 = load_weights(None)
+    # from a net never fitted with the term (the shipped analysis net was: it starts with little to gain)
+    w0 = load_weights(None, use="rollout")
     plain = prepare(d["boards"], d["targets"], wide=w0.wide)
     named = prepare(d["boards"], d["targets"], wide=w0.wide, groups=d["roll"])
     s = FitSettings(epochs=3, batch=8, lr=1e-3, seed=3)
@@ -170,3 +171,48 @@ def test_fit_within_roll(tmp_path):
     pl.run_label(run, pl.LabelConfig(ply=0, chunk=80))
     with pytest.raises(pl.PipelineError, match="names its rolls"):
         pl.run_fit(tmp_path / "w", pl.FitConfig(epochs=1, batch=16, seed=5, within_roll=1.0))
+
+
+def test_rollout_rows_share_their_rolls_dice(shipped):
+    from bgtools.training.racedata import race_rollout_targets
+
+    # a race: our 15 checkers spread over points 1-9, theirs over 1-8 (no contact)
+    b = np.zeros((2, 25), np.int8)
+    b[1, :9] = [1, 2, 2, 2, 2, 2, 2, 1, 1]
+    b[0, :8] = [2, 2, 2, 2, 2, 2, 2, 1]
+    d = decision_rows(np.stack([b, b]), 30, shipped, seed=6, trials=4)
+    assert d["roll"].size >= 4 and set(d["roll"].tolist()) <= {30, 31}
+    # each row is its board rolled out on the dice of its roll's number, whatever else is in the call
+    for r in (30, 31):
+        mine = d["roll"] == r
+        alone = race_rollout_targets(d["boards"][mine], shipped, 4, 6, vr=True, rows=np.full(mine.sum(), r))
+        assert np.array_equal(d["targets"][mine], alone)
+        assert (d["pick"][mine] & PICK_DEEP).sum() == PICK_DEEP
+    # the same board on the same row's dice gives the same target; on another row's, another
+    two = race_rollout_targets(np.stack([b, b, b]), shipped, 4, 6, vr=True, rows=np.array([7, 7, 8]))
+    assert np.array_equal(two[0], two[1]) and not np.array_equal(two[0], two[2])
+    # rows=None numbers the boards from first_row, as before the option
+    assert np.array_equal(race_rollout_targets(np.stack([b, b]), shipped, 4, 6, 7, vr=True), two[[0, 2]])
+    start = Position.from_id("4HPwATDgc/ABMA").to_array()
+    with pytest.raises(ValueError, match="position 3 is not a race"):
+        decision_rows(start[None], 3, shipped, trials=4)
+
+
+def test_stage_with_rollouts(tmp_path):
+    run = tmp_path / "r"
+    pl.run_selfplay(run, pl.SelfplayConfig(positions=12, seed=9, chunk_games=3, classes=("race",)))
+    cfg = pl.DecisionsConfig(seed=4, chunk=6, keep=3, rows="candidates", trials=2)
+    m = pl.run_decisions(run, cfg)
+    assert m["config"]["trials"] == 2 and m["rows"] == m["rows_valued"] > 0
+    # without --trials the parts' settings name no trials (those made before the option still match)
+    import json
+
+    assert json.loads((run / "data" / "decisions" / "settings.json").read_text())["trials"] == 2
+    with pytest.raises(pl.PipelineError, match="other settings"):
+        pl.run_decisions(run, pl.DecisionsConfig(seed=4, chunk=6, keep=3, rows="candidates"))
+    contact = tmp_path / "c"
+    pl.run_selfplay(contact, SP)
+    with pytest.raises(pl.PipelineError, match="is not a race"):
+        pl.run_decisions(contact, cfg)
+    r = CliRunner().invoke(app, ["train", "decisions", "--run", str(run), "--trials", "-1"])
+    assert r.exit_code != 0 and "--trials" in r.output

@@ -225,25 +225,30 @@ def decisions(
                                                            "by more than this (equity).")] = 0.0,
     chunk: Annotated[int, typer.Option("--chunk", help="Positions per part file.")] = 1_000,
     prune: Annotated[bool, typer.Option("--prune/--no-prune", help=PRUNE_HELP)] = True,
+    trials: Annotated[int, typer.Option("--trials", help="0: value the best plays by the search at --ply; N: by "
+                                        "N-trial race rollouts with variance reduction instead, the plays of a "
+                                        "roll on the same dice (race positions only: train selfplay --classes "
+                                        "race).")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help=JOBS_HELP)] = 1,
     dask: Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help=DASK_HELP)] = None,
 ) -> None:
     """Training rows where the net's 0-ply pick and its deeper pick part: one seeded roll of
-    each self-play position, its best plays searched at --ply; writes data/decisions.npz
-    (fit --data decisions, or --extra; resumable, in parts)."""
+    each self-play position, its best plays searched at --ply (or, in a race, rolled out:
+    --trials); writes data/decisions.npz (fit --data decisions, or --extra; resumable, in parts)."""
     from bgtools.training.decisions import ROWS
     from bgtools.training.pipeline import DecisionsConfig, run_decisions
 
     if not 1 <= ply <= 3 or keep < 2 or chunk < 1:
         raise fail(f"--ply {ply} --keep {keep} --chunk {chunk}: use a ply of 1 to 3, --keep 2 or more and a "
                    "positive --chunk")
-    check_ranges(("--seed", seed, 0, MAX_SEED), ("--keep", keep, 2, 64), ("--chunk", chunk, 1, MAX_COUNT))
+    check_ranges(("--seed", seed, 0, MAX_SEED), ("--keep", keep, 2, 64), ("--chunk", chunk, 1, MAX_COUNT),
+                 ("--trials", trials, 0, 1_000_000))
     if not 0 <= threshold <= 3 or not 0 <= margin <= 3:
         raise fail(f"--threshold {threshold} --margin {margin}: use equities from 0 to 3")
     if rows not in ROWS:
         raise fail(f"--rows {rows}: use one of {', '.join(ROWS)}")
     _stage(run_decisions, run, DecisionsConfig(ply=ply, weights=weights, seed=seed, keep=keep, threshold=threshold,
-                                               rows=rows, margin=margin, chunk=chunk, prune=prune),
+                                               rows=rows, margin=margin, chunk=chunk, prune=prune, trials=trials),
            jobs=resolve_jobs("--jobs", jobs), dask=dask)
 
 

@@ -13,6 +13,12 @@ picks differ, the net's own choice was wrong by its own deeper search: gnubg's n
 trains on both positions of each such roll (:func:`select_rows` with ``"pairs"``); ``"candidates"``
 keeps every deep-valued play (the close siblings of every roll).
 
+In a race the deep values can instead be rollouts (``trials``): each deep-valued play is rolled
+out ``trials`` times with variance reduction by the net at 0 ply with the bear-off databases
+(:mod:`bgtools.training.racedata`, as the race-data stage labels), the plays of one roll on the
+same dice (the roll's number fixes them), so that their differences carry little of the dice's
+noise.  Item 2's "race targets from rollouts" for the rows that decide picks.
+
 Only our own net, search and bear-off databases are used: nothing here comes from another program.
 """
 
@@ -21,24 +27,35 @@ from __future__ import annotations
 import time
 from contextlib import closing
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 import numpy as np
 
 from bgtools.base.parallel import ordered_map
-from bgtools.core.movegen import legal_plays
+from bgtools.core.movegen import is_contact, legal_plays
 from bgtools.core.position import Position
 from bgtools.engine.evaluation import MoveFilter, equity, evaluate_boards
 from bgtools.engine.nets.nn import NeuralEvaluator, Weights
 from bgtools.engine.nets.prune import Pruning
 from bgtools.training.datasets import load_npz, part_path, save_npz
 from bgtools.training.label import array_tag, parts_to_make
+from bgtools.training.racedata import race_rollout_targets
 
-__all__ = ["PICK0", "PICK_DEEP", "ROWS", "roll_dice", "decision_rows", "decision_chunks", "select_rows"]
+__all__ = ["PICK0", "PICK_DEEP", "ROWS", "DecisionSearch", "roll_dice", "decision_rows", "decision_chunks", "select_rows"]
 
 PICK0 = 1  #: flag of the play the net picks at 0 ply
 PICK_DEEP = 2  #: flag of the play it picks at the deeper ply
 ROWS = ("pairs", "candidates")
+
+
+class DecisionSearch(NamedTuple):
+    """How :func:`decision_rows` values a roll's plays (its keyword arguments, bundled for the parts)."""
+
+    ply: int = 2
+    seed: int = 1
+    move_filter: MoveFilter = MoveFilter()
+    pruning: Optional[Pruning] = None
+    trials: int = 0
 
 
 def roll_dice(seed: int, index: int) -> tuple[int, int]:
@@ -48,15 +65,25 @@ def roll_dice(seed: int, index: int) -> tuple[int, int]:
 
 
 def decision_rows(boards: np.ndarray, first: int, weights: Weights, ply: int = 2, seed: int = 1,
-                  move_filter: MoveFilter = MoveFilter(), pruning: Optional[Pruning] = None) -> dict[str, np.ndarray]:
+                  move_filter: MoveFilter = MoveFilter(), pruning: Optional[Pruning] = None,
+                  trials: int = 0) -> dict[str, np.ndarray]:
     """The deep-valued plays of one seeded roll of each of ``boards`` (int8[n, 2, 25], position
     ``first + i`` for row ``i``): ``boards`` after each play (the opponent on roll), ``targets``
     float32[m, 5] at ``ply`` for the player on roll there, ``roll`` int64 (the position's
     number), ``pick`` int8 flags (:data:`PICK0`, :data:`PICK_DEEP`) and ``gap`` float32 (the deep
     equity the roll's 0-ply pick gives up against its deep pick, on every row of the roll).
-    A roll with one legal play (or none) gives no row."""
+    A roll with one legal play (or none) gives no row.  ``trials`` > 0: the deep values are
+    variance-reduced race rollouts of that many trials instead (race positions only: ValueError
+    naming the first position in contact)."""
     ev = NeuralEvaluator(weights, prune=pruning)
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+    if trials < 0:
+        raise ValueError(f"trials must be 0 (the search at ply) or more, not {trials}")
+    if trials:
+        for i in range(b.shape[0]):
+            if is_contact(b[i]):
+                raise ValueError(f"position {first + i} is not a race: decisions by rollout take race positions "
+                                 "(train selfplay --classes race)")
     afters: list[np.ndarray] = []
     offs = [0]
     numbers: list[int] = []
@@ -78,10 +105,14 @@ def decision_rows(boards: np.ndarray, first: int, weights: Weights, ply: int = 2
         order = np.argsort(-e, kind="stable")
         cand.extend(offs[k] + int(j) for j in order[:move_filter.keep] if e[j] >= e[order[0]] - move_filter.threshold)
     rows = np.array(cand, np.int64)
-    deep = evaluate_boards(after[rows], ply, ev)
+    which = np.repeat(np.arange(len(numbers)), np.diff(offs))[rows]  # each row's roll, 0 .. rolls - 1
+    if trials:  # the plays of one roll on the dice of its number
+        deep = race_rollout_targets(after[rows], weights, trials, seed, vr=True,
+                                    rows=np.array(numbers, np.int64)[which]).astype(np.float64)
+    else:
+        deep = evaluate_boards(after[rows], ply, ev)
     mover_deep = np.full(after.shape[0], -np.inf)
     mover_deep[rows] = -equity(deep)
-    which = np.repeat(np.arange(len(numbers)), np.diff(offs))[rows]  # each row's roll, 0 .. rolls - 1
     pick = np.zeros(rows.size, np.int8)
     gaps = np.empty(len(numbers), np.float32)
     pos = {int(r): n for n, r in enumerate(rows)}
@@ -105,25 +136,25 @@ def _part_matches(path: Path, boards: np.ndarray) -> bool:
 
 def _decision_part(task: tuple) -> tuple[dict[str, np.ndarray], float]:
     """A worker's part: :func:`decision_rows` of its positions, and the seconds it took."""
-    rows, first, weights, ply, seed, move_filter, pruning = task
+    rows, first, weights, search = task
     t0 = time.perf_counter()
-    return decision_rows(rows, first, weights, ply, seed, move_filter, pruning), time.perf_counter() - t0
+    return decision_rows(rows, first, weights, **search._asdict()), time.perf_counter() - t0
 
 
-def decision_chunks(boards: np.ndarray, weights: Weights, folder: str | Path, ply: int = 2, seed: int = 1,
-                    chunk: int = 1000, move_filter: MoveFilter = MoveFilter(), max_chunks: Optional[int] = None,
+def decision_chunks(boards: np.ndarray, weights: Weights, folder: str | Path,
+                    search: DecisionSearch = DecisionSearch(), chunk: int = 1000, max_chunks: Optional[int] = None,
                     progress: Optional[Callable[[int, int, int, float], None]] = None,
-                    pruning: Optional[Pruning] = None, jobs: int = 1, dask: Any = None) -> int:
-    """:func:`decision_rows` of ``boards`` chunk by chunk into ``folder/part-NNNNN.npz`` (its
-    arrays, ``index`` of the chunk's first position and ``boards_sha256`` of the positions); a
-    part made from the same positions is kept (resume).  At most ``max_chunks`` new parts.
-    ``progress(k, rows, n_parts, seconds)`` after each.  The parts are made ``jobs`` at a time
-    in local worker processes, or one task per part on the Dask scheduler ``dask``; each is
-    the same whatever makes it.  Returns the parts that match ``boards`` (done when it is
-    ``ceil(n / chunk)``)."""
+                    jobs: int = 1, dask: Any = None) -> int:
+    """:func:`decision_rows` of ``boards`` (valued as ``search`` says) chunk by chunk into
+    ``folder/part-NNNNN.npz`` (its arrays, ``index`` of the chunk's first position and
+    ``boards_sha256`` of the positions); a part made from the same positions is kept (resume).
+    At most ``max_chunks`` new parts.  ``progress(k, rows, n_parts, seconds)`` after each.  The
+    parts are made ``jobs`` at a time in local worker processes, or one task per part on the Dask
+    scheduler ``dask``; each is the same whatever makes it.  Returns the parts that match
+    ``boards`` (done when it is ``ceil(n / chunk)``)."""
     n_parts = (boards.shape[0] + chunk - 1) // chunk
     todo, good = parts_to_make(boards, folder, chunk, max_chunks, _part_matches)
-    tasks = ((boards[k * chunk:(k + 1) * chunk], k * chunk, weights, ply, seed, move_filter, pruning) for k in todo)
+    tasks = ((boards[k * chunk:(k + 1) * chunk], k * chunk, weights, search) for k in todo)
     with closing(ordered_map(_decision_part, tasks, jobs=min(jobs, max(1, len(todo))), dask=dask)) as results:
         for k, (d, seconds) in zip(todo, results):
             save_npz(part_path(folder, k), **d, index=np.array([k * chunk], np.int64),

@@ -48,7 +48,7 @@ from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import NET_NAMES, Weights, add_contact_inputs, add_race_inputs, widen_weights
 from bgtools.training.datasets import (DatasetError, append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
-from bgtools.training.decisions import ROWS, decision_chunks
+from bgtools.training.decisions import ROWS, DecisionSearch, decision_chunks
 from bgtools.training.decisions import select_rows as select_decisions
 from bgtools.training.duel import duel_weights
 from bgtools.training.fit import FitSettings, fit_weights, prepare
@@ -123,6 +123,9 @@ class DecisionsConfig:
     margin: float = 0.0
     chunk: int = 1_000  #: positions per part file
     prune: bool = True  #: the search ranks replies with the shipped pruning net (as ``LabelConfig.prune``)
+    #: 0: the deep values are the search at ``ply``; N: variance-reduced race rollouts of N trials
+    #: (race positions only), the plays of a roll on the same dice
+    trials: int = 0
 
 
 @dataclass(frozen=True)
@@ -438,15 +441,26 @@ def run_decisions(run: str | Path, cfg: DecisionsConfig = DecisionsConfig(), ech
                             "--threshold and --margin 0 or more")
     if cfg.rows not in ROWS:
         raise PipelineError(f"decisions: rows {cfg.rows!r}: use one of {', '.join(ROWS)}")
+    if cfg.trials < 0:
+        raise PipelineError(f"decisions: --trials must be 0 (the search at --ply) or more, not {cfg.trials}")
     boards = _positions(run, "")
+    if cfg.trials:
+        from bgtools.core.movegen import is_contact
+
+        contact = next((i for i in range(boards.shape[0]) if is_contact(boards[i])), None)
+        if contact is not None:
+            raise PipelineError(f"decisions --trials: position {contact} of data/positions.npz is not a race "
+                                "(rollout rows take race positions: train selfplay --classes race)")
     parts = run / "data" / "decisions"
-    key = {k: v for k, v in asdict(cfg).items() if k not in ("rows", "margin")}  # (the parts hold every row)
+    # (the parts hold every row; trials only where set, so that earlier parts' settings still match)
+    key = {k: v for k, v in asdict(cfg).items() if k not in ("rows", "margin") and (k != "trials" or v)}
     key["weights"] = _weights_tag(cfg.weights)
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
-    done = decision_chunks(boards, w, parts, cfg.ply, cfg.seed, cfg.chunk, MoveFilter(cfg.keep, cfg.threshold),
-                           max_chunks, _part_logger(run, "decisions", echo, 1), _pruning_of(cfg), jobs, dask)
+    search = DecisionSearch(cfg.ply, cfg.seed, MoveFilter(cfg.keep, cfg.threshold), _pruning_of(cfg), cfg.trials)
+    done = decision_chunks(boards, w, parts, search, cfg.chunk, max_chunks, _part_logger(run, "decisions", echo, 1),
+                           jobs, dask)
     if done < n_parts:
         return None
     d = join_parts(parts, n_parts)

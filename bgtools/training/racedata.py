@@ -73,7 +73,7 @@ def _all_rolls(board, ch, buf, done, bp, vr_p, vr_b, vr_has, mean) -> None:
 
 
 @nb.njit(cache=True)
-def _race_rollout_kernel(ch, boards, first_row, trials, seed, vr):
+def _race_rollout_kernel(ch, boards, rows, trials, seed, vr):
     n = boards.shape[0]
     out = np.zeros((n, 5), np.float64)
     sd = np.zeros(n, np.float64)  # per-trial standard deviation of the cubeless equity
@@ -98,7 +98,7 @@ def _race_rollout_kernel(ch, boards, first_row, trials, seed, vr):
         if exact_probs(boards[r], True, ch.tables, p):
             out[r] = p
             continue
-        np.random.seed(row_seed(seed, first_row + r))
+        np.random.seed(row_seed(seed, rows[r]))
         acc[:] = 0.0
         s1 = s2 = 0.0
         if vr:  # the root's 21 plays, once for all the trials
@@ -158,22 +158,30 @@ def _check(trials: int, ply: int) -> None:
 
 
 def race_rollout_stats(boards: np.ndarray, weights: Weights, trials: int, seed: int, first_row: int = 0,
-                       ply: int = 0, vr: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                       ply: int = 0, vr: bool = False,
+                       rows: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray]:
     """The rollouts of :func:`race_rollout_targets` before rounding: float64[n, 5] mean
     outputs (unclipped) and float64[n] the standard deviation of one trial's cubeless equity
-    (0 for positions the databases value; the target's standard error is it / sqrt(trials))."""
+    (0 for positions the databases value; the target's standard error is it / sqrt(trials)).
+    ``rows`` (int64[n]) names each board's row, whose number fixes its dice, instead of
+    ``first_row`` onwards: boards given the same row are rolled out on the same dice."""
     _check(trials, ply)
     ch = make_chooser(weights.arrays(), ply, tables=load_databases().tables())
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
-    return _race_rollout_kernel(ch, b, int(first_row), int(trials), int(seed), bool(vr))
+    if rows is None:
+        rows = np.arange(first_row, first_row + b.shape[0], dtype=np.int64)
+    rows = np.ascontiguousarray(rows, np.int64)
+    if rows.shape != (b.shape[0],):
+        raise ValueError(f"rows: one number a board ({b.shape[0]}), not {rows.shape}")
+    return _race_rollout_kernel(ch, b, rows, int(trials), int(seed), bool(vr))
 
 
 def race_rollout_targets(boards: np.ndarray, weights: Weights, trials: int, seed: int, first_row: int = 0,
-                         ply: int = 0, vr: bool = False) -> np.ndarray:
+                         ply: int = 0, vr: bool = False, rows: Optional[np.ndarray] = None) -> np.ndarray:
     """float32[n, 5] rollout targets of race ``boards`` (int8[n, 2, 25], rows ``first_row`` ..
     of their data set, which fixes their dice); the players choose at ``ply`` (0 or 1);
     ``vr``: with variance reduction (see the module notes)."""
-    t, _ = race_rollout_stats(boards, weights, trials, seed, first_row, ply, vr)
+    t, _ = race_rollout_stats(boards, weights, trials, seed, first_row, ply, vr, rows)
     # the one-sided sums can round to -1e-18, and with variance reduction a mean of a few
     # trials can step a little outside 0..1 where an output is near a bound
     return np.clip(t, 0.0, 1.0).astype(np.float32)
