@@ -8,6 +8,6 @@ set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.:benchmarks
 D=${DATA:-/work/data} PY=${PYTHON:-python} R=runs/gen10 E=${EPOCHS:-300}
 $PY benchmarks/contact_inputs_fit.py $D/gen10/data/labelled.npz $D/gen9a/data/labelled.npz $D/gen8c/data/labelled.npz \
-    --init bgtools/data/nn_analysis.npz --variants 1 --epochs $E --lr 1e-4 --lr-end 1e-5 --seed 38 \
+    --init runs/contact37/fit1000/fit.npz --variants 1 --epochs $E --lr 1e-4 --lr-end 1e-5 --seed 38 \
     --save-prefix $D/gen10fit --json-out $R/fit.json
 cp $D/gen10fit-1.npz $R/candidate.npz

@@ -7,6 +7,6 @@ D=${DATA:-/work/data} PY=${PYTHON:-python} R=runs/gen10 C=runs/gen10/candidate.n
 for s in ../shared/oracle/judge_dev.jsonl benchmarks/data/judge_selfplay.jsonl.gz benchmarks/data/judge_third.jsonl.gz; do
   $PY benchmarks/contact_inputs_judge.py $C --set $s
 done > $R/judge_0ply.txt
-$PY -m bgtools train duel --run $D/duel10 --a $C --games 100000 --seed 3810 > $R/duel.txt 2>&1
+$PY -m bgtools train duel --run $D/duel10 --a $C --b runs/contact37/fit1000/fit.npz --games 100000 --seed 3810 > $R/duel.txt 2>&1
 cp $D/duel10/duel.manifest.json $R/duel.manifest.json 2>/dev/null || true
 $PY benchmarks/strength.py --games 40000 --seed 4242 --weights $C > $R/pubeval.txt

@@ -10,6 +10,6 @@ set -e
 cd "$(dirname "$0")/../.."
 export NUMBA_NUM_THREADS=1
 PY=${PYTHON:-python}
-W=bgtools/data/nn_analysis.npz   # gen9w, pinned (the shipped default may change)
+W=runs/contact37/fit1000/fit.npz   # gen9w, pinned (its source file; the shipped analysis net is gen11 since the eighth session)
 $PY -m bgtools train selfplay --run runs/gen11 --positions 120000 --seed 12 --weights $W
 $PY -m bgtools train decisions --run runs/gen11 --weights $W --seed 12 --chunk 1000 --rows pairs --jobs ${JOBS:-2}

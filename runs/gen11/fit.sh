@@ -10,7 +10,7 @@
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.:benchmarks
 D=${DATA:-/work/data} PY=${PYTHON:-python} R=runs/gen11 E=${EPOCHS:-300} VARIANTS=${VARIANTS:-candidates pairs}
-W=bgtools/data/nn_analysis.npz
+W=runs/contact37/fit1000/fit.npz  # gen9w (the shipped analysis net until gen11)
 for V in $VARIANTS; do  # each variant's data set from the stage's parts (they hold every row; --rows picks)
   $PY -m bgtools train decisions --run $R --weights $W --seed 12 --chunk 1000 --rows $V
   cp $R/data/decisions.npz $D/gen11-$V.npz

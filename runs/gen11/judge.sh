@@ -7,7 +7,7 @@
 #   sh runs/gen11/judge.sh
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.:benchmarks
-D=${DATA:-/work/data} PY=${PYTHON:-python} R=runs/gen11 W=bgtools/data/nn_analysis.npz
+D=${DATA:-/work/data} PY=${PYTHON:-python} R=runs/gen11 W=runs/contact37/fit1000/fit.npz
 for s in ../shared/oracle/judge_dev.jsonl benchmarks/data/judge_selfplay.jsonl.gz benchmarks/data/judge_third.jsonl.gz; do
   $PY benchmarks/contact_inputs_judge.py $D/gen10fit-1.npz $D/gen11fit-candidates-1.npz $D/gen11fit-pairs-1.npz --set $s
 done > $R/judge_0ply.txt

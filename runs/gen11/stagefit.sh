@@ -19,6 +19,6 @@ cp $S/fit.log.csv $S/fit.manifest.json $R/stagefit/
 for s in ../shared/oracle/judge_dev.jsonl benchmarks/data/judge_selfplay.jsonl.gz benchmarks/data/judge_third.jsonl.gz; do
   $PY benchmarks/contact_inputs_judge.py $S/fit.npz $D/wrfull-lam20.npz $D/gen10fit-1.npz --set $s
 done > $R/stagefit/judge_0ply.txt
-$PY -m bgtools train duel --run $D/duel11s --a $S/fit.npz --games 100000 --seed 3813 > $R/stagefit/duel.txt 2>&1
+$PY -m bgtools train duel --run $D/duel11s --a $S/fit.npz --b runs/contact37/fit1000/fit.npz --games 100000 --seed 3813 > $R/stagefit/duel.txt 2>&1
 $PY benchmarks/strength.py --games 40000 --seed 4242 --weights $S/fit.npz > $R/stagefit/pubeval.txt
 cp $S/fit.npz $R/candidate.npz

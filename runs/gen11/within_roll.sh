@@ -14,5 +14,5 @@ $PY benchmarks/within_roll_fit.py $D/gen11-candidates.npz $D/gen10/data/labelled
 for s in ../shared/oracle/judge_dev.jsonl benchmarks/data/judge_selfplay.jsonl.gz benchmarks/data/judge_third.jsonl.gz; do
   $PY benchmarks/contact_inputs_judge.py $D/wrfull-lam0.npz $D/wrfull-lam20.npz --set $s
 done > $R/within_roll_judge.txt
-$PY -m bgtools train duel --run $D/duel11w --a $D/wrfull-lam20.npz --games 100000 --seed 3812 > $R/duel_within_roll20.txt 2>&1
+$PY -m bgtools train duel --run $D/duel11w --a $D/wrfull-lam20.npz --b runs/contact37/fit1000/fit.npz --games 100000 --seed 3812 > $R/duel_within_roll20.txt 2>&1
 $PY benchmarks/strength.py --games 40000 --seed 4242 --weights $D/wrfull-lam20.npz > $R/pubeval_within_roll20.txt
