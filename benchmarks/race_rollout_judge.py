@@ -14,7 +14,8 @@ the shipped race block) are valued as ``race_inputs_judge.py`` values them::
 
     PYTHONPATH=. python benchmarks/race_rollout_judge.py [--rolls 600] [--trials 16] SHIPPED|NET.npz ...
 
-(``shipped`` names the shipped net.)  Only our own nets and databases are used.
+(``shipped`` names the shipped net; ``hybrid`` the shipped net with ``race_hybrid.py``'s one-sided values
+for bear-offs against a side still outside.)  Only our own nets and databases are used.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ import math
 import time
 
 import numpy as np
+from race_hybrid import HybridRaceEvaluator
 from race_inputs_judge import RaceNetEvaluator
 
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position
 from bgtools.engine.evaluation import equity, evaluate_plays
 from bgtools.engine.nets.networks import load_weights
-from bgtools.engine.nets.nn import Weights
+from bgtools.engine.nets.nn import NeuralEvaluator, Weights
 from bgtools.training.racedata import race_rollout_stats
 from bgtools.training.selfjudge import held_out_rolls
 
@@ -41,14 +43,15 @@ def _mean_se(v: np.ndarray) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("nets", nargs="+", help="'shipped' or .npz nets; the first is the one the others are paired against")
+    ap.add_argument("nets", nargs="+", help="'shipped', 'hybrid' or .npz nets; the first is the one the others are "
+                    "paired against")
     ap.add_argument("--rolls", type=int, default=600)
     ap.add_argument("--trials", type=int, default=16, help="variance-reduced rollout trials per play")
     ap.add_argument("--seed", type=int, default=3701)
     ap.add_argument("--keep", type=int, default=6, help="the first net's best plays rolled out per roll (and every net's pick)")
     args = ap.parse_args(argv)
     shipped = load_weights(None)
-    nets = [shipped if name == "shipped" else Weights.load(name) for name in args.nets]
+    nets = [shipped if name in ("shipped", "hybrid") else Weights.load(name) for name in args.nets]
     t0 = time.perf_counter()
     rolls = held_out_rolls(shipped, args.rolls, args.seed, categories=("race",))
     boards, offs = [], [0]
@@ -57,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         boards.extend(p.after.to_array() for p in plays)  # the opponent on roll
         offs.append(len(boards))
     after = np.stack(boards).astype(np.int8)
-    evals = [equity(evaluate_plays(after, 0, RaceNetEvaluator(w))) for w in nets]  # (exact positions exactly)
+    evals = [equity(evaluate_plays(after, 0, HybridRaceEvaluator(NeuralEvaluator(w)) if name == "hybrid"
+                                   else RaceNetEvaluator(w)))  # (exact positions exactly)
+             for name, w in zip(args.nets, nets)]
     t1 = time.perf_counter()
     # the candidates of a roll: the first net's best plays within 0.2 (at most --keep) and every net's pick,
     # each rolled out with the same dice (row seed = the roll's number): common random numbers
