@@ -17,3 +17,16 @@ for s in ../shared/oracle/judge_dev.jsonl benchmarks/data/judge_selfplay.jsonl.g
 done > $R/judge_0ply.txt
 for w in $S/fit.npz $G; do $PY benchmarks/strength.py --games 40000 --seed 900000 --weights $w; done > $R/pubeval.txt
 wait
+# the same contact and crashed nets with gen11's race net spliced back (judge_0ply_splice.txt)
+$PY - $S/fit.npz $G $S/splice.npz <<'PYEOF'
+import sys
+from bgtools.engine.nets.nn import NET_RACE, Weights
+q, g = Weights.load(sys.argv[1]), Weights.load(sys.argv[2])
+layers = [list(t) for t in q.arrays()]
+for mine, theirs in zip(layers, g.arrays()):
+    mine[NET_RACE] = theirs[NET_RACE]
+Weights(*(tuple(t) for t in layers), dict(q.meta, version="g12quick-gen11race")).save(sys.argv[3])
+PYEOF
+for s in ../shared/oracle/judge_dev.jsonl benchmarks/data/judge_selfplay.jsonl.gz benchmarks/data/judge_third.jsonl.gz; do
+  $PY benchmarks/contact_inputs_judge.py $S/splice.npz --set $s
+done > $R/judge_0ply_splice.txt
