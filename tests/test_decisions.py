@@ -4,6 +4,8 @@ run_decisions), seeded and resumable to identical bytes, then fitted."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -204,9 +206,7 @@ def test_stage_with_rollouts(tmp_path):
     cfg = pl.DecisionsConfig(seed=4, chunk=6, keep=3, rows="candidates", trials=2)
     m = pl.run_decisions(run, cfg)
     assert m["config"]["trials"] == 2 and m["rows"] == m["rows_valued"] > 0
-    # without --trials the parts' settings name no trials (those made before the option still match)
-    import json
-
+    # the parts' settings name the trials (and, without --trials, none: parts made before the option still match)
     assert json.loads((run / "data" / "decisions" / "settings.json").read_text())["trials"] == 2
     with pytest.raises(pl.PipelineError, match="other settings"):
         pl.run_decisions(run, pl.DecisionsConfig(seed=4, chunk=6, keep=3, rows="candidates"))

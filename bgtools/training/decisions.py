@@ -41,7 +41,8 @@ from bgtools.training.datasets import load_npz, part_path, save_npz
 from bgtools.training.label import array_tag, parts_to_make
 from bgtools.training.racedata import race_rollout_targets
 
-__all__ = ["PICK0", "PICK_DEEP", "ROWS", "DecisionSearch", "roll_dice", "decision_rows", "decision_chunks", "select_rows"]
+__all__ = ["PICK0", "PICK_DEEP", "ROWS", "DecisionSearch", "roll_dice", "first_contact", "decision_rows", "decision_chunks",
+           "select_rows"]
 
 PICK0 = 1  #: flag of the play the net picks at 0 ply
 PICK_DEEP = 2  #: flag of the play it picks at the deeper ply
@@ -64,6 +65,12 @@ def roll_dice(seed: int, index: int) -> tuple[int, int]:
     return int(d[0]), int(d[1])
 
 
+def first_contact(boards: np.ndarray) -> Optional[int]:
+    """The index of the first of ``boards`` (int8[n, 2, 25]) in contact, or None when all are races
+    (rollout rows take race positions only)."""
+    return next((i for i in range(boards.shape[0]) if is_contact(boards[i])), None)
+
+
 def decision_rows(boards: np.ndarray, first: int, weights: Weights, ply: int = 2, seed: int = 1,
                   move_filter: MoveFilter = MoveFilter(), pruning: Optional[Pruning] = None,
                   trials: int = 0) -> dict[str, np.ndarray]:
@@ -79,11 +86,10 @@ def decision_rows(boards: np.ndarray, first: int, weights: Weights, ply: int = 2
     b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
     if trials < 0:
         raise ValueError(f"trials must be 0 (the search at ply) or more, not {trials}")
-    if trials:
-        for i in range(b.shape[0]):
-            if is_contact(b[i]):
-                raise ValueError(f"position {first + i} is not a race: decisions by rollout take race positions "
-                                 "(train selfplay --classes race)")
+    contact = first_contact(b) if trials else None
+    if contact is not None:
+        raise ValueError(f"position {first + contact} is not a race: decisions by rollout take race positions "
+                         "(train selfplay --classes race)")
     afters: list[np.ndarray] = []
     offs = [0]
     numbers: list[int] = []

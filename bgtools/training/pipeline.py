@@ -48,7 +48,7 @@ from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import NET_NAMES, Weights, add_contact_inputs, add_race_inputs, widen_weights
 from bgtools.training.datasets import (DatasetError, append_log, completed_parts, join_parts, load_npz, part_path, save_npz,
                                        write_manifest)
-from bgtools.training.decisions import ROWS, DecisionSearch, decision_chunks
+from bgtools.training.decisions import ROWS, DecisionSearch, decision_chunks, first_contact
 from bgtools.training.decisions import select_rows as select_decisions
 from bgtools.training.duel import duel_weights
 from bgtools.training.fit import FitSettings, fit_weights, prepare
@@ -444,13 +444,10 @@ def run_decisions(run: str | Path, cfg: DecisionsConfig = DecisionsConfig(), ech
     if cfg.trials < 0:
         raise PipelineError(f"decisions: --trials must be 0 (the search at --ply) or more, not {cfg.trials}")
     boards = _positions(run, "")
-    if cfg.trials:
-        from bgtools.core.movegen import is_contact
-
-        contact = next((i for i in range(boards.shape[0]) if is_contact(boards[i])), None)
-        if contact is not None:
-            raise PipelineError(f"decisions --trials: position {contact} of data/positions.npz is not a race "
-                                "(rollout rows take race positions: train selfplay --classes race)")
+    contact = first_contact(boards) if cfg.trials else None
+    if contact is not None:
+        raise PipelineError(f"decisions --trials: position {contact} of data/positions.npz is not a race "
+                            "(rollout rows take race positions: train selfplay --classes race)")
     parts = run / "data" / "decisions"
     # (the parts hold every row; trials only where set, so that earlier parts' settings still match)
     key = {k: v for k, v in asdict(cfg).items() if k not in ("rows", "margin") and (k != "trials" or v)}
