@@ -4,6 +4,8 @@ gains them at zero weights plays exactly as before; ``train fit --race-inputs`` 
 
 from __future__ import annotations
 
+from importlib import resources
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -11,7 +13,14 @@ from typer.testing import CliRunner
 from bgtools.cli.app import app
 from bgtools.engine.nets.features import N_INPUTS, NET_RACE, encode_batch, net_classes
 from bgtools.engine.nets.networks import WeightsFileError, load_weights
-from bgtools.engine.nets.nn import N_RACE_EXTRA, NeuralEvaluator, Weights, add_race_inputs, reads_race_inputs
+from bgtools.engine.nets.nn import (
+    N_RACE_EXTRA,
+    SHIPPED_WEIGHTS,
+    NeuralEvaluator,
+    Weights,
+    add_race_inputs,
+    reads_race_inputs,
+)
 from bgtools.engine.nets.raceinputs import encode_race_extra_batch
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import load_npz
@@ -77,10 +86,13 @@ def test_sizes_no_net_reads_are_refused(tmp_path):
 
 def test_fit_race_inputs(tmp_path):
     run = tmp_path / "r"
-    pl.run_selfplay(run, pl.SelfplayConfig(positions=60, seed=7, chunk_games=4, classes=("race",)))
-    pl.run_racelabel(run, pl.RaceLabelConfig(trials=2, seed=3, chunk=60))
+    # the rollout net plays, labels and starts the fit: it changes only with the rollouts, so these rows and this
+    # fit stay the same when another analysis net is shipped
+    net = str(resources.files("bgtools") / "data" / SHIPPED_WEIGHTS["rollout"])
+    pl.run_selfplay(run, pl.SelfplayConfig(positions=60, seed=7, chunk_games=4, classes=("race",), weights=net))
+    pl.run_racelabel(run, pl.RaceLabelConfig(trials=2, seed=3, chunk=60, weights=net))
     # (a fifth of the rows held out: with three, the kept epoch was the start's, which learns nothing)
-    m = pl.run_fit(run, pl.FitConfig(epochs=2, batch=16, lr=3e-3, seed=2, val_frac=0.2, race_inputs=True))
+    m = pl.run_fit(run, pl.FitConfig(epochs=2, batch=16, lr=3e-3, seed=2, val_frac=0.2, race_inputs=True, init=net))
     assert m["rows"] == 60 and m["config"]["race_inputs"] is True
     fitted = Weights.load(run / "fit.npz")
     assert fitted.race_inputs
