@@ -5,10 +5,10 @@ run_decisions), seeded and resumable to identical bytes, then fitted."""
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 import numpy as np
 import pytest
+from shipped_nets import ROLLOUT_NET
 from typer.testing import CliRunner
 
 from bgtools.cli.app import app
@@ -16,14 +16,11 @@ from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position
 from bgtools.engine.evaluation import equity, evaluate_boards
 from bgtools.engine.nets.networks import load_weights
-from bgtools.engine.nets.nn import SHIPPED_WEIGHTS, NeuralEvaluator
+from bgtools.engine.nets.nn import NeuralEvaluator
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import load_npz
 from bgtools.training.decisions import PICK0, PICK_DEEP, decision_rows, roll_dice, select_rows
 
-#: the rollout net's file: it changes only with the rollouts, so data played by it do not move when a new
-#: analysis net is shipped
-ROLLOUT_NET = str(resources.files("bgtools") / "data" / SHIPPED_WEIGHTS["rollout"])
 
 SP = pl.SelfplayConfig(positions=40, seed=9, chunk_games=3)
 DC = pl.DecisionsConfig(ply=1, seed=4, chunk=15, keep=4, prune=False)

@@ -4,8 +4,6 @@ gains them at zero weights plays exactly as before; ``train fit --race-inputs`` 
 
 from __future__ import annotations
 
-from importlib import resources
-
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -13,18 +11,12 @@ from typer.testing import CliRunner
 from bgtools.cli.app import app
 from bgtools.engine.nets.features import N_INPUTS, NET_RACE, encode_batch, net_classes
 from bgtools.engine.nets.networks import WeightsFileError, load_weights
-from bgtools.engine.nets.nn import (
-    N_RACE_EXTRA,
-    SHIPPED_WEIGHTS,
-    NeuralEvaluator,
-    Weights,
-    add_race_inputs,
-    reads_race_inputs,
-)
+from bgtools.engine.nets.nn import N_RACE_EXTRA, NeuralEvaluator, Weights, add_race_inputs, reads_race_inputs
 from bgtools.engine.nets.raceinputs import encode_race_extra_batch
 from bgtools.training import pipeline as pl
 from bgtools.training.datasets import load_npz
 from handboards import race_board
+from shipped_nets import ROLLOUT_NET
 
 RACES = np.stack([race_board({9: 3, 4: 6, 2: 6}, {10: 2, 5: 7, 1: 6}),
                   race_board({14: 2, 7: 3, 5: 4, 3: 3}, {5: 5, 4: 4, 1: 2}),  # the opponent has 4 off
@@ -88,7 +80,7 @@ def test_fit_race_inputs(tmp_path):
     run = tmp_path / "r"
     # the rollout net plays, labels and starts the fit: it changes only with the rollouts, so these rows and this
     # fit stay the same when another analysis net is shipped
-    net = str(resources.files("bgtools") / "data" / SHIPPED_WEIGHTS["rollout"])
+    net = ROLLOUT_NET
     pl.run_selfplay(run, pl.SelfplayConfig(positions=60, seed=7, chunk_games=4, classes=("race",), weights=net))
     pl.run_racelabel(run, pl.RaceLabelConfig(trials=2, seed=3, chunk=60, weights=net))
     # (a fifth of the rows held out: with three, the kept epoch was the start's, which learns nothing)

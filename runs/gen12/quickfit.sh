@@ -25,15 +25,7 @@ judge() {  # judge NET OUT: the three judge sets at 0 ply
 judge $S/fit.npz $R/judge_0ply.txt
 if [ "${FULL:-1}" = 1 ]; then
   for w in $S/fit.npz $G; do $PY benchmarks/strength.py --games 40000 --seed 900000 --weights $w; done > $R/pubeval.txt
-  $PY - $S/fit.npz $G $S/splice.npz <<'PYEOF'
-import sys
-from bgtools.engine.nets.nn import NET_RACE, Weights
-q, g = Weights.load(sys.argv[1]), Weights.load(sys.argv[2])
-layers = [list(t) for t in q.arrays()]
-for mine, theirs in zip(layers, g.arrays()):
-    mine[NET_RACE] = theirs[NET_RACE]
-Weights(*(tuple(t) for t in layers), dict(q.meta, version="g12quick-gen11race")).save(sys.argv[3])
-PYEOF
+  $PY runs/gen12/splice.py $S/fit.npz $G $S/splice.npz g12quick-gen11race
   judge $S/splice.npz $R/judge_0ply_splice.txt
 fi
 wait
