@@ -273,19 +273,24 @@ def default_files() -> list[Path]:
     return sorted(base.rglob("*.xg"))
 
 
-def analyse_one(job: tuple[str, int, bool, Optional[str], Optional[str]]) -> dict:
+def analyse_one(job: tuple[str, int, bool, Optional[str], Optional[str], Optional[str]]) -> dict:
     from bgtools.analysis import AnalysisSettings, analyse_match
     from bgtools.analysis.levels import analyse_level
     from bgtools.formats import read_match
 
-    path, ply, lookahead, weights, level = job
-    evaluator = None  # the shipped net with the shipped pruning net
-    if weights:
+    path, ply, lookahead, weights, level, rollout_weights = job
+    evaluator = None  # the shipped net with the shipped pruning net (and the shipped rollout net for rollouts)
+    if weights or rollout_weights:
+        from bgtools.engine.evaluation import default_evaluator
         from bgtools.engine.nets.networks import load_weights
         from bgtools.engine.nets.nn import NeuralEvaluator
         from bgtools.engine.nets.prune import load_default_pruning
 
-        evaluator = NeuralEvaluator(load_weights(weights), prune=load_default_pruning())
+        shipped = default_evaluator()
+        assert isinstance(shipped, NeuralEvaluator)
+        evaluator = NeuralEvaluator(load_weights(weights) if weights else shipped.weights, prune=load_default_pruning(),
+                                    rollout_weights=load_weights(rollout_weights) if rollout_weights else
+                                    (None if weights else shipped.rollout_weights))
     m = read_match(path)
     t = time.process_time()
     if level is None:
@@ -314,15 +319,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--json", help="write every row (checker, cube, players) as JSON lines to this file")
     ap.add_argument("--weights", default=None, metavar="NPZ",
                     help="analyse with this net (and the shipped pruning net) instead of the shipped one")
+    ap.add_argument("--rollout-weights", default=None, metavar="NPZ",
+                    help="the rollout tier (--level rollout) plays this net instead of the shipped rollout net")
     args = ap.parse_args(argv)
     files = [Path(f) for f in args.files] if args.files else default_files()
     if not files:
         print("no .xg files", file=sys.stderr)
         return 2
     t = time.perf_counter()
-    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead, args.weights, args.level)
-                                                       for f in files], jobs=args.jobs))
-    flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (f" --weights {args.weights}" if args.weights else "")
+    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead, args.weights, args.level,
+                                                        args.rollout_weights) for f in files], jobs=args.jobs))
+    flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (f" --weights {args.weights}" if args.weights else "") + (
+        f" --rollout-weights {args.rollout_weights}" if args.rollout_weights else "")
     depth = f"--level {args.level}" if args.level else f"--ply {args.ply}"
     print(f"# python benchmarks/xg_agreement.py {depth}{flags} --jobs {args.jobs}: {len(files)} files, "
           f"{time.perf_counter() - t:.0f} s wall ({sum(r['seconds'] for r in results):.0f} CPU s of analysis)")

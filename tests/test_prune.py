@@ -168,17 +168,19 @@ def test_the_cache_setting_names_the_pruning():
 
 # ----------------------------------------------------------------------------- training
 def test_fit_learns_to_rank_and_is_seeded(oracle):
-    ev = NeuralEvaluator(default_evaluator().rollout_weights)  # ranks like the plain net (gen8), as when written
+    ev = NeuralEvaluator(default_evaluator().rollout_weights)  # the plain net (no contact inputs): quick to label
     data = prune_dataset(oracle[:300], ev, rolls_per_position=4, seed=3)
     assert data.groups > 500 and data.offsets[-1] == data.boards.shape[0]
     assert ((data.offsets[1:] - data.offsets[:-1]) >= 2).all()
     train, val = data.take_groups(np.arange(0, data.groups - 200)), data.take_groups(np.arange(data.groups - 200,
                                                                                                data.groups))
     rows = []
-    settings = PruneFitSettings(hidden=16, epochs=3, seed=2)
+    # six epochs: after three the fitted net found the best play 0.12 (gen8's ranks) or 0.10 (roll13's) more often
+    # than the random one, after six 0.20-0.22 with gen8's, roll13's and gen12's ranks alike
+    settings = PruneFitSettings(hidden=16, epochs=6, seed=2)
     a = fit_prune(train, settings, rows.append)
     b = fit_prune(train, settings)
-    assert [r["epoch"] for r in rows] == [1, 2, 3] and rows[-1]["mse"] < rows[0]["mse"]
+    assert [r["epoch"] for r in rows] == [1, 2, 3, 4, 5, 6] and rows[-1]["mse"] < rows[0]["mse"]
     assert all(np.array_equal(x, y) for x, y in zip(a.net, b.net))  # seeded: the same net
     fitted, untrained = ranking_report(a, val), ranking_report(Pruning(_random_net(16, 9)), val)
     # the best play is among the 4 kept far more often than with a random net

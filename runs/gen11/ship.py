@@ -24,10 +24,13 @@ LINEAGE_STEP = (" -> gen9w (nn-20261205-gen9w) -> gen10 candidate (runs/gen10/fi
                 "--rows candidates) with the within-roll loss (lam 20) beside gen10's, gen9a's and gen8c's rows")
 
 
-def ship(source: Path, lineage_of: Path, out: str, lineage_step: str, **figures: Any) -> None:
+ANALYSIS_USE = "analysis (eval, hint, annotate, the library); rollouts play nn-20261202-gen8 (nn_weights.npz)"
+
+
+def ship(source: Path, lineage_of: Path, out: str, lineage_step: str, use: str = ANALYSIS_USE, **figures: Any) -> None:
     """Write ``source``'s arrays to ``out`` with its meta rewritten: the lineage of ``lineage_of`` (a file whose
-    meta holds it) extended by ``lineage_step``, the source's hash, and ``figures`` (version, judge figures,
-    ...); then check that the written arrays are the source's."""
+    meta holds it) extended by ``lineage_step``, the source's hash, what it is used for (``use``) and ``figures``
+    (version, judge figures, ...); then check that the written arrays are the source's."""
     w = Weights.load(source)
     meta = dict(w.meta)
     meta.pop("data", None)  # absolute paths of the machine that fitted it
@@ -35,7 +38,7 @@ def ship(source: Path, lineage_of: Path, out: str, lineage_step: str, **figures:
         lineage=Weights.load(lineage_of).meta["lineage"] + lineage_step,
         source_file=str(source),
         source_sha256=hashlib.sha256(source.read_bytes()).hexdigest()[:16],
-        use="analysis (eval, hint, annotate, the library); rollouts play nn-20261202-gen8 (nn_weights.npz)",
+        use=use,
         **figures,
     )
     type(w)(w.W1, w.b1, w.W2, w.b2, meta).save(out)
