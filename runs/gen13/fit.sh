@@ -5,6 +5,9 @@
 # rows), each net at its own best held-out epoch, gen12's race net spliced back; judged at 0 and 1 ply on the three
 # judge sets (gnubg's 2-ply values only measure) and, with DUEL_SEED, duelled against gen12 (100,000 games).
 #   NAME=f20 SEED=61 DUEL_SEED=2600000 sh runs/gen13/fit.sh
+#   NAME=f50 LAM=50 SEED=62 sh runs/gen13/fit.sh
+#   NAME=f20d LR=3e-5 SEED=63 sh runs/gen13/fit.sh
+# (the tenth session ran these three: docs/training.md, "Generation 13"; none accepted)
 # From the repository root, after runs/gen13/data.sh; outputs in runs/gen13/NAME/, the nets in DATA/g13NAME/.
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.:benchmarks
