@@ -27,6 +27,11 @@ LINEAGE_STEP = (" -> gen9w (nn-20261205-gen9w) -> gen10 candidate (runs/gen10/fi
 ANALYSIS_USE = "analysis (eval, hint, annotate, the library); rollouts play nn-20261202-gen8 (nn_weights.npz)"
 
 
+def judge_0ply_figures(judge: tuple[float, float, float]) -> dict[str, float]:
+    """The meta keys of a net's 0-ply judge losses on judge_dev, judge_selfplay and judge_third (millipoints)."""
+    return dict(judge_0ply_mp=judge[0], judge_selfplay_0ply_mp=judge[1], judge_third_0ply_mp=judge[2])
+
+
 def ship(source: Path, lineage_of: Path, out: str, lineage_step: str, use: str = ANALYSIS_USE, **figures: Any) -> None:
     """Write ``source``'s arrays to ``out`` with its meta rewritten: the lineage of ``lineage_of`` (a file whose
     meta holds it) extended by ``lineage_step``, the source's hash, what it is used for (``use``) and ``figures``

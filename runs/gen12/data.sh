@@ -9,7 +9,9 @@
 #   nice -n 19 sh runs/gen12/data.sh >> runs/gen12/data.log 2>&1 &
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-D=${DATA:-/work/data} PY=${PYTHON:-python} W=runs/gen11/candidate.npz
-$PY -m bgtools train selfplay --run $D/gen12 --positions 120000 --seed 13 --weights $W
-$PY -m bgtools train decisions --run $D/gen12 --weights $W --seed 13 --chunk 1000 --rows candidates --jobs ${JOBS:-2}
-cp $D/gen12/selfplay.manifest.json $D/gen12/decisions.manifest.json $D/gen12/decisions.log.csv runs/gen12/
+# (GEN, SEED and W name another generation, its seed and its player: runs/gen13/data.sh sets them)
+GEN=${GEN:-gen12} SEED=${SEED:-13} W=${W:-runs/gen11/candidate.npz}
+D=${DATA:-/work/data} PY=${PYTHON:-python}
+$PY -m bgtools train selfplay --run $D/$GEN --positions 120000 --seed $SEED --weights $W
+$PY -m bgtools train decisions --run $D/$GEN --weights $W --seed $SEED --chunk 1000 --rows candidates --jobs ${JOBS:-2}
+cp $D/$GEN/selfplay.manifest.json $D/$GEN/decisions.manifest.json $D/$GEN/decisions.log.csv runs/$GEN/

@@ -27,18 +27,21 @@
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.:benchmarks
 NAME=${NAME:?} LAM=${LAM:?} EPOCHS=${EPOCHS:?} LR=${LR:?} LR_END=${LR_END:-1e-5} SEED=${SEED:?}
-D=${DATA:-/work/data} PY=${PYTHON:-python} R=runs/gen12/sweep/$NAME S=${DATA:-/work/data}/g12$NAME G=runs/gen11/candidate.npz
+# (GEN, START, OUT, TAG and RACE name another generation's data, start net, output folder, net prefix and splice
+# label: runs/gen13/fit.sh sets them; the defaults are generation 12's)
+GEN=${GEN:-gen12} TAG=${TAG:-g12} RACE=${RACE:-gen11race} OUT=${OUT:-runs/gen12/sweep}
+D=${DATA:-/work/data} PY=${PYTHON:-python} R=$OUT/$NAME S=${DATA:-/work/data}/$TAG$NAME G=${START:-runs/gen11/candidate.npz}
 mkdir -p $S/data $R
-cp $D/gen12/data/decisions.npz $S/data/decisions.npz
+cp $D/$GEN/data/decisions.npz $S/data/decisions.npz
 $PY -m bgtools train fit --run $S --data decisions --init $G --within-roll $LAM --epochs $EPOCHS --lr $LR \
     --lr-end $LR_END --seed $SEED --best-per-net $(for e in ${EXTRA:-}; do printf -- '--extra %s ' $e; done)
 cp $S/fit.log.csv $S/fit.manifest.json $R/
-$PY runs/gen12/splice.py $S/fit.npz $G $S/splice.npz g12$NAME-gen11race
+$PY runs/gen12/splice.py $S/fit.npz $G $S/splice.npz $TAG$NAME-$RACE
 for P in 0 ${PLY1:+1}; do
   for s in ../shared/oracle/judge_dev.jsonl benchmarks/data/judge_selfplay.jsonl.gz benchmarks/data/judge_third.jsonl.gz; do
     $PY benchmarks/contact_inputs_judge.py $S/splice.npz --ply $P --set $s
   done > $R/judge_${P}ply.txt
 done
 if [ -n "${DUEL_SEED:-}" ]; then
-  $PY -m bgtools train duel --run $D/duel12$NAME --a $S/splice.npz --b $G --games 100000 --seed $DUEL_SEED > $R/duel.txt 2>&1
+  $PY -m bgtools train duel --run $D/duel${TAG#g}$NAME --a $S/splice.npz --b $G --games 100000 --seed $DUEL_SEED > $R/duel.txt 2>&1
 fi

@@ -6,9 +6,4 @@
 # /work/data; about 40 MB of parts); seeded and resumable: run it again to go on where it stopped (JOBS worker
 # processes, default 2: the same parts).  From the repository root:
 #   nice -n 19 sh runs/gen13/data.sh >> runs/gen13/data.log 2>&1 &
-set -e
-export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-D=${DATA:-/work/data} PY=${PYTHON:-python} W=runs/gen12/candidate.npz
-$PY -m bgtools train selfplay --run $D/gen13 --positions 120000 --seed 14 --weights $W
-$PY -m bgtools train decisions --run $D/gen13 --weights $W --seed 14 --chunk 1000 --rows candidates --jobs ${JOBS:-2}
-cp $D/gen13/selfplay.manifest.json $D/gen13/decisions.manifest.json $D/gen13/decisions.log.csv runs/gen13/
+GEN=gen13 SEED=14 W=runs/gen12/candidate.npz exec sh runs/gen12/data.sh
