@@ -44,3 +44,29 @@ def test_a_clear_decision_keeps_the_formula():
     f = cube_advice(ca.probs, CubeInfo.from_state(st), x=cube_efficiency(pos))
     assert (ca.nd, ca.dt, ca.dp) == pytest.approx((f.no_double, f.double_take, f.double_pass), abs=1e-9)
     assert ca.action == "no double"
+
+
+# XG (4-ply, in Squire-Jorgensen-Harmand-Unger 7 point match 18-08-2024.xg): too good, ND +1.150.  The player on
+# roll (cube 2, his; 3-away, 4-away) has four checkers on his ace point, the opponent none off: a double now
+# (1/6) wins a gammon, 4 points, the match; any other roll leaves two checkers, the opponent bears one off, and
+# the game is won single, 2 points.  So the no-double MWC is exactly 5/6 MWC(+2) + 1/6.
+GAMMON_IN_ONE = "3z0lAAAPAAAAAA:UQn3ADAAIAAE"
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_a_game_that_ends_inside_the_lookahead_is_scored_there(depth):
+    import numpy as np
+
+    from bgtools.engine.cubeful.cubesearch import CubeSearch
+
+    pos, st = parse_any_id(GAMMON_IN_ONE)
+    info = CubeInfo.from_state(st)
+    search = CubeSearch()
+    board = np.asarray(pos.to_array(), np.int8).reshape(1, 2, 25)
+    cash = search._dp(info)  # the opponent passes the redouble: 2 points
+    nd = float(search.no_double(board, info, depth)[0])
+    # before the fix the game over after a double was played on and won single: nd == cash
+    assert nd == pytest.approx(5 / 6 * cash + 1 / 6, abs=1e-6)
+    adv = cube_advice_at(pos, st, 2)
+    assert adv.no_double == pytest.approx(1.1495, abs=5e-4)  # XG: +1.150
+    assert adv.action.startswith("Too good")

@@ -84,13 +84,24 @@ class CubeSearch:
         return out
 
     def no_double(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
-        """Value for the player on roll of each board if he does not double now."""
+        """Value for the player on roll of each board if he does not double now (a finished
+        game is a leaf at any depth: its exact score)."""
         if depth == 0:
             return self._static_values(boards, info)
-        kids = self._children(boards)
+        over = _finished(boards)
+        if over.all():
+            return self._static_values(boards, info)
+        live = boards[~over] if over.any() else boards
+        kids = self._children(live)
         theirs = self.node(kids, info.flipped(), depth - 1)
         mine = -theirs if info.money else 1.0 - theirs
-        return (mine.reshape(len(boards), 21) * ROLL_WEIGHTS).sum(axis=1)
+        values = (mine.reshape(len(live), 21) * ROLL_WEIGHTS).sum(axis=1)
+        if not over.any():
+            return values
+        out = np.empty(len(boards))
+        out[~over] = values
+        out[over] = self._static_values(boards[over], info)
+        return out
 
     def node_from_probs(self, boards: np.ndarray, probs: np.ndarray, info: CubeInfo) -> np.ndarray:
         """:meth:`node` at depth 0 with given probabilities for the player on roll of ``boards``
@@ -102,12 +113,19 @@ class CubeSearch:
         return self.no_double(boards, info.doubled(), depth)
 
     def node(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
-        """Value for the player on roll with his cube options (double when it pays)."""
+        """Value for the player on roll with his cube options (double when it pays; none in a
+        finished game)."""
         nd = self.no_double(boards, info, depth)
         if not info.can_double:
             return nd
         dt = self.double_take(boards, info, depth)
-        return np.maximum(nd, np.minimum(dt, self._dp(info)))
+        return np.where(_finished(boards), nd, np.maximum(nd, np.minimum(dt, self._dp(info))))
+
+
+def _finished(boards: np.ndarray) -> np.ndarray:
+    """bool[n]: whether each game is over (a side has borne off every checker)."""
+    b = np.asarray(boards).reshape(-1, 2, 25)
+    return (b.sum(axis=2, dtype=np.int64) == 0).any(axis=1)
 
 
 def cube_advice_at(position: Position, state: object = None, ply: int = 0, *, evaluator: Optional[Evaluator] = None,
