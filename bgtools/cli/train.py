@@ -13,8 +13,8 @@ from bgtools.cli.common import MAX_COUNT, MAX_SEED, check_ranges, fail, os_messa
 
 
 train_app = typer.Typer(help="Train the neural evaluator: TD(lambda) self-play with --run FOLDER, or a stage "
-                        "of the supervised pipeline (selfplay, label, racelabel, deepen, decisions, fit, duel; see docs/training.md), or the pruning "
-                        "net (prune).")
+                        "of the supervised pipeline (selfplay, label, racelabel, deepen, decisions, fit, duel, calibrate; see "
+                        "docs/training.md), or the pruning net (prune).")
 
 
 @train_app.callback(invoke_without_command=True)
@@ -358,3 +358,31 @@ def prune(
                  ("--keep", keep, 1, 1000), ("--seed", seed, 0, MAX_SEED))
     _stage(run_prune, run, PruneConfig(weights=weights, hidden=hidden, epochs=epochs, rolls=rolls, keep=keep,
                                        seed=seed))
+
+
+@train_app.command("calibrate")
+def calibrate(
+    run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
+    rollouts: Annotated[str, typer.Option("--rollouts", metavar="FILE",
+                                          help="Records of 'bgtools rollout -o FILE' (cubeless, played to the end) "
+                                          "of self-play positions.")],
+    init: Annotated[Optional[str], typer.Option("--init", metavar="FILE",
+                                                help="The net to calibrate (default: the shipped analysis "
+                                                "net).")] = None,
+    outputs: Annotated[str, typer.Option("--outputs", help="gammons: move the biases of the four gammon and "
+                                         "backgammon outputs; all: the win output's too.")] = "gammons",
+    nets: Annotated[str, typer.Option("--nets", help="The nets whose output biases move: contact, crashed, or "
+                                      "contact,crashed.")] = "contact",
+) -> None:
+    """Fit the output biases of the contact (and crashed) net to our own rollouts; writes calibrated.npz."""
+    from bgtools.training.calibrate import CalibrateConfig, run_calibrate
+
+    if outputs not in ("gammons", "all"):
+        raise fail(f"--outputs {outputs}: use gammons or all")
+    if not Path(rollouts).is_file():
+        raise fail(f"--rollouts: {rollouts}: no such file")
+    if init is not None and not Path(init).is_file():
+        raise fail(f"--init: {init}: no such file")
+    if not nets or any(n.strip() not in ("contact", "crashed") for n in nets.split(",")):
+        raise fail(f"--nets {nets}: name contact, crashed or contact,crashed")
+    _stage(run_calibrate, run, CalibrateConfig(rollouts=rollouts, init=init, outputs=outputs, nets=nets))

@@ -25,6 +25,9 @@ duel       two nets                            duel.manifest.json (ppg, 95 % int
 prune      data/positions.npz, the main net    prune.npz (the pruning net), prune.log.csv
            (its 0-ply values of every play
            of a few rolls per position)
+calibrate  ``bgtools rollout`` records of      calibrated.npz (the start net, its contact
+           self-play positions, the start net  and crashed output biases fitted to them;
+                                               :mod:`bgtools.training.calibrate`)
 =========  ==================================  =======================================
 
 ``weights`` fields are paths to ``.npz`` nets; None means the shipped net.
