@@ -53,6 +53,18 @@ def ship(source: Path, lineage_of: Path, out: str, lineage_step: str, use: str =
     print(f"{out}: {meta['version']} from {source} (sha256 {meta['source_sha256']})")
 
 
+def name_rollout_net(analysis: Path, rollout_version: str) -> None:
+    """Rewrite only the ``use`` line of the analysis net's meta in ``analysis`` so that it names the rollout net
+    ``rollout_version``; check that its arrays are unchanged."""
+    a = Weights.load(analysis)
+    meta = dict(a.meta, use=f"analysis (eval, hint, annotate, the library); rollouts play {rollout_version} "
+                            "(nn_weights.npz)")
+    type(a)(a.W1, a.b1, a.W2, a.b2, meta).save(str(analysis))
+    back = Weights.load(analysis)
+    assert all(np.array_equal(x, y) for p, q in zip(back.arrays(), a.arrays()) for x, y in zip(p, q))
+    print(f"{analysis}: use -> {meta['use']}")
+
+
 def main(out: str, pubeval: float) -> None:
     ship(
         SOURCE, Path("runs/contact37/fit1000/fit.npz"), out, LINEAGE_STEP,

@@ -12,10 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from bgtools.engine.nets.nn import Weights
-from runs.gen11.ship import judge_0ply_figures, ship
+from runs.gen11.ship import judge_0ply_figures, name_rollout_net, ship
 
 SOURCE = Path("runs/roll13/candidate.npz")
 ROLLOUT = "bgtools/data/nn_weights.npz"
@@ -43,12 +41,7 @@ def main(pubeval: float) -> None:
         **judge_0ply_figures(JUDGE_0PLY),
         vs_pubeval_ppg=pubeval,
     )
-    a = Weights.load(ANALYSIS)
-    meta = dict(a.meta, use=f"analysis (eval, hint, annotate, the library); rollouts play {VERSION} (nn_weights.npz)")
-    type(a)(a.W1, a.b1, a.W2, a.b2, meta).save(str(ANALYSIS))
-    back = Weights.load(ANALYSIS)
-    assert all(np.array_equal(x, y) for p, q in zip(back.arrays(), a.arrays()) for x, y in zip(p, q))
-    print(f"{ANALYSIS}: use -> {meta['use']}")
+    name_rollout_net(ANALYSIS, VERSION)
 
 
 if __name__ == "__main__":
