@@ -30,12 +30,14 @@ import numpy as np
 from bgtools.base.errors import BgtoolsError
 from bgtools.engine.nets.features import NET_CONTACT, NET_CRASHED, net_classes
 from bgtools.engine.nets.nn import NET_NAMES, Weights
+from bgtools.training.fit import EQUITY_WEIGHTS as _EQ
+from bgtools.training.fit import logistic as _sig
+from bgtools.training.fit import prepare
 
 __all__ = ["CalibrationError", "RolloutTargets", "read_rollouts", "fit_offset", "calibrate_weights",
            "ClassReport", "OUTPUT_NAMES", "CalibrateConfig", "run_calibrate"]
 
 OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
-_EQ = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  #: cubeless equity = outputs @ _EQ - 1
 
 
 class CalibrationError(BgtoolsError, ValueError):
@@ -83,10 +85,6 @@ def read_rollouts(path: str | Path) -> RolloutTargets:
     if not ids:
         raise CalibrationError(f"{path}: no cubeless rollout records")
     return RolloutTargets(tuple(ids), np.asarray(boards, np.int8).reshape(-1, 2, 25), np.asarray(probs))
-
-
-def _sig(v: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(v, -40.0, 40.0)))
 
 
 def fit_offset(z: np.ndarray, t: np.ndarray, steps: int = 50) -> float:
@@ -153,8 +151,6 @@ def calibrate_weights(w: Weights, targets: RolloutTargets, outputs: tuple[int, .
     named; the default leaves the win output alone), and a report per class.  A class with
     fewer than ``min_positions`` rolled-out positions keeps its biases.  The race net, and
     every weight but those biases, are ``w``'s."""
-    from bgtools.training.fit import prepare
-
     half = _halves(targets.ids)
     data = prepare(targets.boards, targets.probs, wide=w.wide, race_inputs=w.race_inputs)
     cls = net_classes(targets.boards)
@@ -195,14 +191,6 @@ class CalibrateConfig:
     nets: str = "contact"
 
 
-def _file_tag(path: Optional[str]) -> str:
-    if path is None:
-        from bgtools.engine.nets.networks import load_weights
-
-        return "shipped:" + str(load_weights(None).meta.get("version", "?"))
-    return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-
-
 def run_calibrate(run: str | Path, cfg: CalibrateConfig, echo: Optional[Callable[[str], None]] = None) -> dict:
     """The ``train calibrate`` stage: move the output biases of the start net's contact (and
     crashed) net to fit our own rollouts; write ``calibrated.npz``, ``calibrate.log.csv`` (a
@@ -210,6 +198,7 @@ def run_calibrate(run: str | Path, cfg: CalibrateConfig, echo: Optional[Callable
     folder.  Deterministic: run again, the same arrays."""
     from bgtools.engine.nets.networks import load_weights
     from bgtools.training.datasets import append_log, write_manifest
+    from bgtools.training.pipeline import weights_tag
 
     run = Path(run)
     t0 = time.time()
@@ -240,8 +229,8 @@ def run_calibrate(run: str | Path, cfg: CalibrateConfig, echo: Optional[Callable
                  + f"; held out: mean |equity error| {r.held_out_equity_error_before:.4f} -> "
                  f"{r.held_out_equity_error_after:.4f}")
     meta = dict(w.meta)
-    meta.update({"version": f"{meta.get('version', run.name)}-cal", "parent": _file_tag(cfg.init)})
+    meta.update({"version": f"{meta.get('version', run.name)}-cal", "parent": weights_tag(cfg.init)})
     Weights(w.W1, w.b1, w.W2, w.b2, meta).save(run / "calibrated.npz")
     return write_manifest(run / "calibrate.manifest.json", "calibrate", asdict(cfg), t0,
                           positions=len(targets.ids), reports=[r.to_dict() for r in reports],
-                          weights=_file_tag(str(run / "calibrated.npz")))
+                          weights=weights_tag(str(run / "calibrated.npz")))

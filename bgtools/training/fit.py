@@ -25,7 +25,7 @@ from bgtools.engine.nets.features import N_INPUTS, NET_RACE, encode_batch
 from bgtools.engine.nets.nn import NET_NAMES, Weights
 from bgtools.engine.nets.raceinputs import encode_race_extra_batch
 
-__all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights"]
+__all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights", "logistic", "EQUITY_WEIGHTS"]
 
 _EPS = 1e-7
 
@@ -95,13 +95,13 @@ def prepare(boards: np.ndarray, targets: np.ndarray, wide: bool = False, race_in
     return FitData(tuple(xs), tuple(np.ascontiguousarray(t[cls == c]) for c in range(3)), gs)
 
 
-def _sig(v: np.ndarray) -> np.ndarray:
+def logistic(v: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(v, -40.0, 40.0)))
 
 
 def _forward(x, W1, b1, W2, b2):
-    h = _sig(x @ W1 + b1)
-    return h, _sig(h @ W2 + b2)
+    h = logistic(x @ W1 + b1)
+    return h, logistic(h @ W2 + b2)
 
 
 def bce_loss(y: np.ndarray, t: np.ndarray) -> float:
@@ -119,7 +119,7 @@ def gradients(x, t, W1, b1, W2, b2):
     return bce_loss(y, t), [x.T @ dh, dh.sum(axis=0), h.T @ d2, d2.sum(axis=0)]
 
 
-_EQ = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  #: cubeless equity = outputs @ _EQ - 1
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  #: cubeless equity = outputs @ EQUITY_WEIGHTS - 1
 
 
 def _within_roll(e: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -138,9 +138,9 @@ def within_roll_gradients(x, t, g, lam, W1, b1, W2, b2):
     d2 = (y - t) / n
     loss = bce_loss(y, t)
     if lam > 0:
-        d = _within_roll((y - t) @ _EQ, g)
+        d = _within_roll((y - t) @ EQUITY_WEIGHTS, g)
         loss += lam * float((d * d).mean())
-        d2 = d2 + ((2.0 * lam / n) * d)[:, None] * _EQ[None, :] * y * (1.0 - y)
+        d2 = d2 + ((2.0 * lam / n) * d)[:, None] * EQUITY_WEIGHTS[None, :] * y * (1.0 - y)
     d2 = d2.astype(np.float32)
     dh = (d2 @ W2.T) * h * (1.0 - h)
     return loss, [x.T @ dh, dh.sum(axis=0), h.T @ d2, d2.sum(axis=0)]
@@ -195,7 +195,7 @@ def _class_val_losses(params, data: FitData, val, within_roll: float = 0.0) -> l
             g = data.groups[c][idx]
             named = g >= 0
             if named.any():
-                d = _within_roll((y[named] - t[named]) @ _EQ, g[named])
+                d = _within_roll((y[named] - t[named]) @ EQUITY_WEIGHTS, g[named])
                 loss += within_roll * float((d * d).sum())
         out.append((loss, float(np.abs(eq(y) - eq(t)).sum()), int(idx.size)))
     return out

@@ -186,7 +186,7 @@ class PruneConfig:
     seed: int = 1
 
 
-def _weights_tag(path: Optional[str]) -> str:
+def weights_tag(path: Optional[str]) -> str:
     if path is None:
         return "shipped:" + str(load_weights(None).meta.get("version", "?"))
     try:
@@ -240,7 +240,7 @@ def run_selfplay(run: str | Path, cfg: SelfplayConfig = SelfplayConfig(), echo: 
     t0 = time.time()
     parts = run / "data" / "selfplay"
     key = {k: v for k, v in asdict(cfg).items() if k != "positions"}  # more positions = more parts
-    key["weights"] = _weights_tag(cfg.weights)
+    key["weights"] = weights_tag(cfg.weights)
     if cfg.classes:
         key["classes"] = list(cfg.classes)
     else:  # (so that folders made before the option existed resume as they are)
@@ -331,7 +331,7 @@ def run_label(run: str | Path, cfg: LabelConfig = LabelConfig(), echo: Echo = No
     t0 = time.time()
     boards = _positions(run, "")
     parts = run / "data" / "labels"
-    key = _label_key(cfg, weights=_weights_tag(cfg.weights))  # each part checks its own rows
+    key = _label_key(cfg, weights=weights_tag(cfg.weights))  # each part checks its own rows
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
@@ -368,7 +368,7 @@ def run_racelabel(run: str | Path, cfg: RaceLabelConfig = RaceLabelConfig(), ech
     if cfg.trials < 1 or cfg.chunk < 1 or cfg.ply not in (0, 1):
         raise PipelineError("racelabel: trials and chunk must be 1 or more, ply 0 or 1")
     parts = run / "data" / "racelabels"
-    key = {**asdict(cfg), "weights": _weights_tag(cfg.weights)}
+    key = {**asdict(cfg), "weights": weights_tag(cfg.weights)}
     for opt in ("ply", "vr"):
         if not key[opt]:
             key.pop(opt)  # (folders made before the option resume as they are)
@@ -402,7 +402,7 @@ def run_deepen(run: str | Path, cfg: DeepenConfig = DeepenConfig(), echo: Echo =
     d = load_npz(src, "boards", "targets")
     boards, targets = d["boards"], d["targets"]
     parts = run / "data" / "deep"
-    key = _label_key(cfg, weights=_weights_tag(cfg.weights), labels=array_tag(targets))
+    key = _label_key(cfg, weights=weights_tag(cfg.weights), labels=array_tag(targets))
     _claim(parts, key)
     w = load_weights(cfg.weights)
     score = disagreement(boards, targets, w)
@@ -454,7 +454,7 @@ def run_decisions(run: str | Path, cfg: DecisionsConfig = DecisionsConfig(), ech
     parts = run / "data" / "decisions"
     # (the parts hold every row; trials only where set, so that earlier parts' settings still match)
     key = {k: v for k, v in asdict(cfg).items() if k not in ("rows", "margin") and (k != "trials" or v)}
-    key["weights"] = _weights_tag(cfg.weights)
+    key["weights"] = weights_tag(cfg.weights)
     _claim(parts, key)
     w = load_weights(cfg.weights)
     n_parts = (boards.shape[0] + cfg.chunk - 1) // cfg.chunk
@@ -506,7 +506,7 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
                            lr_end=cfg.lr_end, best_per_net=cfg.best_per_net, within_roll=cfg.within_roll)
     ckpt = run / "data" / "fit_ckpt.npz"
     key = {k: v for k, v in asdict(cfg).items() if k not in _FIT_DEFAULTS or v != _FIT_DEFAULTS[k]}
-    _claim(run / "data" / "fit", {**key, "init": _weights_tag(cfg.init), "labels": array_tag(targets)},
+    _claim(run / "data" / "fit", {**key, "init": weights_tag(cfg.init), "labels": array_tag(targets)},
            f"delete {ckpt} or use a new run folder", may_replace=not ckpt.exists())
 
     def log(row: dict) -> None:
@@ -517,12 +517,12 @@ def run_fit(run: str | Path, cfg: FitConfig = FitConfig(), echo: Echo = None,
     if int(w.meta["fit_epochs"]) < cfg.epochs:
         return None
     meta = dict(w.meta)
-    meta.update({"name": "bgtools-nn", "version": f"{run.name}-fit", "parent": _weights_tag(cfg.init)})
+    meta.update({"name": "bgtools-nn", "version": f"{run.name}-fit", "parent": weights_tag(cfg.init)})
     out = Weights(w.W1, w.b1, w.W2, w.b2, meta)
     out.save(run / "fit.npz")
     return write_manifest(run / "fit.manifest.json", "fit", asdict(cfg), t0, rows=data.rows(),
                           data_sets=[str(src), *cfg.extra],
-                          val_loss=float(meta["fit_val_loss"]), weights=_weights_tag(str(run / "fit.npz")))
+                          val_loss=float(meta["fit_val_loss"]), weights=weights_tag(str(run / "fit.npz")))
 
 
 def _roll_groups(files: list, sizes: list[int]) -> np.ndarray:
@@ -554,8 +554,8 @@ def run_duel(run: str | Path, cfg: DuelConfig = DuelConfig(), echo: Echo = None)
     append_log(run / "duel.log.csv", {"a": a_path, "b": cfg.b or "shipped", "seed": cfg.seed, "ply": cfg.ply,
                                       **r.to_dict()})
     _say(echo, f"duel {a_path} vs {cfg.b or 'shipped'}: {r}")
-    return write_manifest(run / "duel.manifest.json", "duel", asdict(cfg), t0, a=_weights_tag(a_path),
-                          b=_weights_tag(cfg.b), result=r.to_dict())
+    return write_manifest(run / "duel.manifest.json", "duel", asdict(cfg), t0, a=weights_tag(a_path),
+                          b=weights_tag(cfg.b), result=r.to_dict())
 
 
 def run_prune(run: str | Path, cfg: PruneConfig = PruneConfig(), echo: Echo = None) -> dict:
@@ -586,7 +586,7 @@ def run_prune(run: str | Path, cfg: PruneConfig = PruneConfig(), echo: Echo = No
         append_log(run / "prune.log.csv", row)
         _say(echo, "prune fit " + ", ".join(f"{k} {v:.5g}" for k, v in row.items()))
 
-    meta = {"name": "bgtools-prune", "version": f"{run.name}-prune", "main_net": _weights_tag(cfg.weights)}
+    meta = {"name": "bgtools-prune", "version": f"{run.name}-prune", "main_net": weights_tag(cfg.weights)}
     pr = fit_prune(train, PruneFitSettings(hidden=cfg.hidden, epochs=cfg.epochs, seed=cfg.seed), log, meta)
     pr = pr.with_keep(cfg.keep)
     report = ranking_report(pr, val)
@@ -594,4 +594,4 @@ def run_prune(run: str | Path, cfg: PruneConfig = PruneConfig(), echo: Echo = No
     _say(echo, "prune: best play kept " + ", ".join(f"{k[4:]}: {v['found']:.3f}" for k, v in report.items()
                                                    if k.startswith("keep")))
     return write_manifest(run / "prune.manifest.json", "prune", asdict(cfg), t0, plays=int(train.boards.shape[0]),
-                          rolls=train.groups, held_out=report, weights=_weights_tag(str(run / "prune.npz")))
+                          rolls=train.groups, held_out=report, weights=weights_tag(str(run / "prune.npz")))
