@@ -58,13 +58,20 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ply", type=int, default=0, choices=(0, 1, 2))
     ap.add_argument("--every", type=int, default=1, help="use every Nth record")
+    ap.add_argument("--weights", default=None, help="a net's .npz (default: the shipped analysis net)")
     args = ap.parse_args(argv)
+    ev = None
+    if args.weights:
+        from bgtools.engine.nets.networks import load_weights
+        from bgtools.engine.nets.nn import NeuralEvaluator
+
+        ev = NeuralEvaluator(load_weights(args.weights))
     recs, src = records()
     stats: dict = defaultdict(lambda: {"n": 0, "a0": [0, 0], "a2": [0, 0], "d0": [], "d2": []})
     for r in recs[::args.every]:
         if not r["cube_available"] or (r["match_length"] == 0 and r["gnubg_class"] == 4):
             continue
-        a = cube_advice_at(Position.from_id(r["position_id"]), info(r), args.ply)
+        a = cube_advice_at(Position.from_id(r["position_id"]), info(r), args.ply, evaluator=ev)
         if a.double_take is None:
             continue
         kind = "money" if r["match_length"] == 0 else "match"
@@ -79,7 +86,7 @@ def main(argv=None) -> int:
                 if clear(e):
                     s["a" + tag][0] += a.action == e["action"]
                     s["a" + tag][1] += 1
-    print(f"{src}: our net at {args.ply} ply (every {args.every}th record) against gnubg 1.07 at 0 and 2 ply")
+    print(f"{src}: {args.weights or 'the shipped net'} at {args.ply} ply (every {args.every}th record) against gnubg 1.07 at 0 and 2 ply")
     print(f"{'kind':6} {'category':18} {'n':>5} {'same action, clear (0-ply)':>27} {'(2-ply)':>14} "
           f"{'mean |ND DT DP| vs 0-ply':>26} {'vs 2-ply':>22}")
     for (kind, cat) in sorted(stats, key=lambda k: (k[0], k[1] == "all", k[1])):

@@ -12,7 +12,7 @@ from bgtools.core.position import Position
 from bgtools.engine.nets.features import NET_CONTACT, NET_RACE, net_classes
 from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import Weights
-from bgtools.training.calibrate import CalibrationError, calibrate_weights, fit_offset, read_rollouts
+from bgtools.training.calibrate import CalibrationError, calibrate_weights, fit_offset, fit_output, read_rollouts
 from bgtools.training.fit import prepare
 
 
@@ -122,3 +122,72 @@ def test_the_stage_writes_the_net_a_log_and_a_manifest_and_repeats_itself(tmp_pa
         np.testing.assert_array_equal(a, b)
     bad = CliRunner().invoke(app, [*args[:-1], str(tmp_path / "missing.jsonl")])
     assert bad.exit_code != 0 and "no such file" in bad.output
+
+
+def test_fit_output_recovers_the_weights_that_made_the_targets_and_a_stiff_ridge_is_a_bias_shift():
+    rng = np.random.default_rng(5)
+    h = rng.uniform(0, 1, (800, 6))
+    w_true, b_true = rng.normal(0, 2, 6), -0.5
+    t = _sig(h @ w_true + b_true)
+    w0 = w_true + rng.normal(0, 1, 6)
+    w, b = fit_output(h, w0, 0.3, t, ridge=1e-6)
+    np.testing.assert_allclose(w, w_true, atol=1e-3)
+    assert b == pytest.approx(b_true, abs=1e-3)
+    # held so firmly that only the bias moves: the bias shift fit_offset finds
+    w, b = fit_output(h, w0, 0.3, t, ridge=1e12)
+    np.testing.assert_allclose(w, w0, atol=1e-6)
+    assert b == pytest.approx(0.3 + fit_offset(h @ w0 + 0.3, t), abs=1e-6)
+
+
+def test_the_output_layer_refit_learns_what_the_biases_cannot_and_leaves_the_rest(tmp_path):
+    w = load_weights(None)
+    boards = _contact_boards(200)
+    data = prepare(boards, np.zeros((len(boards), 5)), wide=w.wide)
+    h = _sig(data.x[NET_CONTACT].astype(np.float64) @ w.W1[NET_CONTACT] + w.b1[NET_CONTACT])
+    other = np.asarray(w.W2[NET_CONTACT], np.float64).copy()
+    rng = np.random.default_rng(7)
+    other[:, 1] += rng.normal(0, 0.3, other.shape[0])  # "the rollouts" weigh the hidden units otherwise
+    t = _sig(h @ other + w.b2[NET_CONTACT])
+    _records(tmp_path / "a.jsonl", boards[:100], t[:100])
+    _records(tmp_path / "b.jsonl", boards[100:], t[100:])
+    targets = read_rollouts([tmp_path / "a.jsonl", tmp_path / "b.jsonl"])
+    assert len(targets.ids) == 200
+    _, (biases,) = calibrate_weights(w, targets)
+    cal, (rep,) = calibrate_weights(w, targets, layer="output", ridge=0.01)
+    assert rep.layer == "output" and biases.layer == "biases"
+    # the held-out halves: the refitted layer explains what a bias shift cannot
+    assert rep.held_out_bias_after[1] <= rep.held_out_bias_before[1]
+    assert rep.held_out_equity_error_after < 0.5 * biases.held_out_equity_error_after
+    for c in range(3):
+        np.testing.assert_array_equal(cal.W1[c], w.W1[c])
+        np.testing.assert_array_equal(cal.b1[c], w.b1[c])
+    np.testing.assert_array_equal(cal.W2[NET_RACE], w.W2[NET_RACE])
+    np.testing.assert_array_equal(cal.W2[NET_CONTACT][:, 0], w.W2[NET_CONTACT][:, 0])  # the win output is not named
+    assert not np.array_equal(cal.W2[NET_CONTACT][:, 1], w.W2[NET_CONTACT][:, 1])
+    with pytest.raises(CalibrationError, match="layer"):
+        calibrate_weights(w, targets, layer="hidden")
+    with pytest.raises(CalibrationError, match="ridge"):
+        calibrate_weights(w, targets, layer="output", ridge=0)
+
+
+def test_the_stage_refits_the_output_layer_from_two_files(tmp_path):
+    w = load_weights(None)
+    boards = _contact_boards()
+    t = _net_probs(w, boards)
+    t[:, 1] = t[:, 1] * np.linspace(0.6, 1.2, len(t))
+    _records(tmp_path / "a.jsonl", boards[:60], t[:60])
+    _records(tmp_path / "b.jsonl", boards[60:], t[60:])
+    run = tmp_path / "run"
+    args = ["train", "calibrate", "--run", str(run), "--rollouts", str(tmp_path / "a.jsonl"),
+            "--rollouts", str(tmp_path / "b.jsonl"), "--layer", "output", "--ridge", "0.1"]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert "output layer refitted" in r.output
+    m = json.loads((run / "calibrate.manifest.json").read_text())
+    assert m["positions"] == len(boards) and m["config"]["layer"] == "output"
+    got = Weights.load(run / "calibrated.npz")
+    assert not np.array_equal(got.W2[NET_CONTACT][:, 1], w.W2[NET_CONTACT][:, 1])
+    bad = CliRunner().invoke(app, [*args[:-4], "--layer", "hidden"])
+    assert bad.exit_code != 0 and "--layer hidden" in bad.output
+    bad = CliRunner().invoke(app, [*args[:-2], "--ridge", "-1"])
+    assert bad.exit_code != 0 and "--ridge" in bad.output

@@ -363,26 +363,37 @@ def prune(
 @train_app.command("calibrate")
 def calibrate(
     run: Annotated[str, typer.Option("--run", metavar="FOLDER", help=RUN_HELP)],
-    rollouts: Annotated[str, typer.Option("--rollouts", metavar="FILE",
-                                          help="Records of 'bgtools rollout -o FILE' (cubeless, played to the end) "
-                                          "of self-play positions.")],
+    rollouts: Annotated[list[str], typer.Option("--rollouts", metavar="FILE",
+                                                help="Records of 'bgtools rollout -o FILE' (cubeless, played to the "
+                                                     "end) of self-play positions; give it again for more files.")],
     init: Annotated[Optional[str], typer.Option("--init", metavar="FILE",
                                                 help="The net to calibrate (default: the shipped analysis "
                                                 "net).")] = None,
-    outputs: Annotated[str, typer.Option("--outputs", help="gammons: move the biases of the four gammon and "
-                                         "backgammon outputs; all: the win output's too.")] = "gammons",
-    nets: Annotated[str, typer.Option("--nets", help="The nets whose output biases move: contact, crashed, or "
+    outputs: Annotated[str, typer.Option("--outputs", help="gammons: the four gammon and backgammon outputs move; "
+                                         "all: the win output too.")] = "gammons",
+    nets: Annotated[str, typer.Option("--nets", help="The nets whose outputs move: contact, crashed, or "
                                       "contact,crashed.")] = "contact",
+    layer: Annotated[str, typer.Option("--layer", help="biases: only the output biases move; output: the whole "
+                                       "output layer, its weights held near the start net's by --ridge.")] = "biases",
+    ridge: Annotated[float, typer.Option("--ridge", help="With --layer output: how firmly the weights stay near "
+                                         "the start net's (above 0; larger: closer).")] = 1.0,
 ) -> None:
-    """Fit the output biases of the contact (and crashed) net to our own rollouts; writes calibrated.npz."""
-    from bgtools.training.calibrate import CalibrateConfig, run_calibrate
+    """Fit the output biases (or output layer) of the contact (and crashed) net to our own rollouts; writes
+    calibrated.npz."""
+    from bgtools.training.calibrate import LAYERS, CalibrateConfig, run_calibrate
 
     if outputs not in ("gammons", "all"):
         raise fail(f"--outputs {outputs}: use gammons or all")
-    if not Path(rollouts).is_file():
-        raise fail(f"--rollouts: {rollouts}: no such file")
+    if layer not in LAYERS:
+        raise fail(f"--layer {layer}: use biases or output")
+    if not (0 < ridge < 1e12):
+        raise fail(f"--ridge {ridge}: must be above 0")
+    for f in rollouts:
+        if not Path(f).is_file():
+            raise fail(f"--rollouts: {f}: no such file")
     if init is not None and not Path(init).is_file():
         raise fail(f"--init: {init}: no such file")
     if not nets or any(n.strip() not in ("contact", "crashed") for n in nets.split(",")):
         raise fail(f"--nets {nets}: name contact, crashed or contact,crashed")
-    _stage(run_calibrate, run, CalibrateConfig(rollouts=rollouts, init=init, outputs=outputs, nets=nets))
+    _stage(run_calibrate, run, CalibrateConfig(rollouts=tuple(rollouts), init=init, outputs=outputs, nets=nets,
+                                               layer=layer, ridge=ridge))

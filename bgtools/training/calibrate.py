@@ -1,5 +1,6 @@
 """Calibrate a net's outputs to our own rollouts: move the output biases of its contact and
-crashed nets so that their mean outputs on rolled-out positions match the rollouts'.
+crashed nets so that their mean outputs on rolled-out positions match the rollouts' (or refit
+their whole output layer, held near the start net's).
 
 The nets learn from their own searches, whose leaves are the nets themselves, so a bias in an
 output survives every generation: the shipped nets' gammon outputs run about 0.012 (won) and
@@ -8,6 +9,10 @@ output survives every generation: the shipped nets' gammon outputs run about 0.0
 it can correct that where a search cannot.  Only the five output biases of a class move (a
 logistic fit, one output at a time, with the net's own pre-activations as offsets); the
 hidden layers, and so every difference between two positions' values within an output, stay.
+With ``layer="output"`` each output's weights from the hidden units move too (a logistic
+regression on the hidden units, with a ridge penalty that holds the weights near the start
+net's, :func:`fit_output`): the hidden layer still stays, the values of positions the rollouts
+say the net misjudges (a blitz, a prime) move with the hidden units that mark them.
 
 >>> import numpy as np
 >>> z = np.array([0.0, 1.0, -1.0]); t = np.array([0.3, 0.6, 0.1])
@@ -23,7 +28,7 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -34,10 +39,12 @@ from bgtools.training.fit import EQUITY_WEIGHTS as _EQ
 from bgtools.training.fit import logistic as _sig
 from bgtools.training.fit import prepare
 
-__all__ = ["CalibrationError", "RolloutTargets", "read_rollouts", "fit_offset", "calibrate_weights",
-           "ClassReport", "OUTPUT_NAMES", "CalibrateConfig", "run_calibrate"]
+__all__ = ["CalibrationError", "RolloutTargets", "read_rollouts", "fit_offset", "fit_output", "calibrate_weights",
+           "ClassReport", "OUTPUT_NAMES", "LAYERS", "CalibrateConfig", "run_calibrate"]
 
 OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+#: what moves: the output biases, or the whole output layer (its weights held near the start net's)
+LAYERS = ("biases", "output")
 
 
 class CalibrationError(BgtoolsError, ValueError):
@@ -53,13 +60,22 @@ class RolloutTargets:
     probs: np.ndarray  #: float64[n, 5]
 
 
-def read_rollouts(path: str | Path) -> RolloutTargets:
-    """The cubeless records of a ``bgtools rollout -o`` JSON-lines file (cubeful ones are
-    skipped: their probabilities come from games the cube ended early)."""
+def read_rollouts(path: str | Path | Sequence[str | Path]) -> RolloutTargets:
+    """The cubeless records of a ``bgtools rollout -o`` JSON-lines file, or of several files one
+    after the other (cubeful records are skipped: their probabilities come from games the cube
+    ended early)."""
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    if not paths:
+        raise CalibrationError("calibrate: no rollout files")
+    parts = [_read_one(Path(p)) for p in paths]
+    return RolloutTargets(tuple(i for p in parts for i in p.ids), np.concatenate([p.boards for p in parts]),
+                          np.concatenate([p.probs for p in parts]))
+
+
+def _read_one(path: Path) -> RolloutTargets:
     from bgtools.core.position import Position
 
     ids, boards, probs = [], [], []
-    path = Path(path)
     try:
         with path.open(encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -107,6 +123,36 @@ def fit_offset(z: np.ndarray, t: np.ndarray, steps: int = 50) -> float:
     return d
 
 
+def fit_output(h: np.ndarray, w0: np.ndarray, b0: float, t: np.ndarray, ridge: float = 1.0,
+               steps: int = 30) -> tuple[np.ndarray, float]:
+    """One output's weights and bias refitted to targets ``t`` from hidden activations ``h``
+    (``[n, hidden]``): the cross-entropy of ``sigmoid(h @ w + b)`` plus ``ridge / 2 * |w - w0|^2``
+    minimised by Newton's method (convex; the bias is not held).  ``ridge`` very large gives
+    :func:`fit_offset`'s bias shift and ``w0`` unchanged.
+
+    >>> h = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1.0, 1.0]])
+    >>> w, b = fit_output(h, np.zeros(2), 0.0, np.array([0.8, 0.2, 0.5, 0.5]), ridge=1e-6)
+    >>> bool(w[1] > 0 > w[0])
+    True
+    """
+    h = np.asarray(h, np.float64)
+    t = np.asarray(t, np.float64)
+    a = np.hstack([h, np.ones((h.shape[0], 1))])
+    th0 = np.concatenate([np.asarray(w0, np.float64), [float(b0)]])
+    th = th0.copy()
+    r = np.full(th.size, float(ridge))
+    r[-1] = 0.0
+    for _ in range(steps):
+        y = _sig(a @ th)
+        g = a.T @ (y - t) + r * (th - th0)
+        hess = (a * (y * (1.0 - y))[:, None]).T @ a + np.diag(r) + 1e-9 * np.eye(th.size)
+        step = np.linalg.solve(hess, g)
+        th -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return th[:-1], float(th[-1])
+
+
 @dataclass(frozen=True)
 class ClassReport:
     """One net's calibration: positions, the output-bias shifts, and the held-out check
@@ -114,7 +160,8 @@ class ClassReport:
 
     net: str
     positions: int
-    shifts: tuple[float, ...]
+    shifts: tuple[float, ...]  #: the output biases' change
+    layer: str  #: "biases" or "output" (see :data:`LAYERS`)
     #: per output, |mean (net - rollout)| on each held-out half, averaged over the two halves,
     #: before and after
     held_out_bias_before: tuple[float, ...]
@@ -124,7 +171,7 @@ class ClassReport:
     held_out_equity_error_after: float
 
     def to_dict(self) -> dict:
-        return {"net": self.net, "positions": self.positions, "shifts": list(self.shifts),
+        return {"net": self.net, "positions": self.positions, "layer": self.layer, "shifts": list(self.shifts),
                 "held_out_bias_before": list(self.held_out_bias_before),
                 "held_out_bias_after": list(self.held_out_bias_after),
                 "held_out_equity_error_before": self.held_out_equity_error_before,
@@ -135,67 +182,87 @@ def _halves(ids: tuple[str, ...]) -> np.ndarray:
     return np.array([hashlib.sha256(i.encode()).digest()[0] & 1 for i in ids], bool)
 
 
-def _logits(w: Weights, c: int, x: np.ndarray) -> np.ndarray:
-    h = _sig(x.astype(np.float64) @ w.W1[c].astype(np.float64) + w.b1[c])
-    return h @ np.asarray(w.W2[c], np.float64) + w.b2[c]
+def _hidden(w: Weights, c: int, x: np.ndarray) -> np.ndarray:
+    return _sig(x.astype(np.float64) @ w.W1[c].astype(np.float64) + w.b1[c])
 
 
-def _shifts(z: np.ndarray, t: np.ndarray, outputs: tuple[int, ...]) -> np.ndarray:
-    return np.array([fit_offset(z[:, o], t[:, o]) if o in outputs else 0.0 for o in range(5)])
+def _refit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray, outputs: tuple[int, ...], layer: str,
+           ridge: float) -> tuple[np.ndarray, np.ndarray]:
+    """The output layer ``(w2 [hidden, 5], b2 [5])`` fitted to ``t`` on hidden activations ``h``."""
+    w2n, b2n = w2.copy(), b2.copy()
+    z = h @ w2 + b2
+    for o in outputs:
+        if layer == "biases":
+            b2n[o] = b2[o] + fit_offset(z[:, o], t[:, o])
+        else:
+            w2n[:, o], b2n[o] = fit_output(h, w2[:, o], b2[o], t[:, o], ridge)
+    return w2n, b2n
 
 
 def calibrate_weights(w: Weights, targets: RolloutTargets, outputs: tuple[int, ...] = (1, 2, 3, 4),
                       classes: tuple[int, ...] = (NET_CONTACT, NET_CRASHED),
-                      min_positions: int = 20) -> tuple[Weights, list[ClassReport]]:
+                      min_positions: int = 20, layer: str = "biases",
+                      ridge: float = 1.0) -> tuple[Weights, list[ClassReport]]:
     """``w`` with the output biases of ``classes`` moved to fit ``targets`` (the ``outputs``
-    named; the default leaves the win output alone), and a report per class.  A class with
-    fewer than ``min_positions`` rolled-out positions keeps its biases.  The race net, and
-    every weight but those biases, are ``w``'s."""
+    named; the default leaves the win output alone), or with ``layer="output"`` those outputs'
+    weights from the hidden units too (held near ``w``'s by ``ridge``), and a report per class.
+    A class with fewer than ``min_positions`` rolled-out positions keeps its outputs.  The race
+    net, the hidden layers and every output not named are ``w``'s."""
+    if layer not in LAYERS:
+        raise CalibrationError(f"calibrate: layer {layer!r}: use biases or output")
+    if not ridge > 0:
+        raise CalibrationError(f"calibrate: ridge {ridge}: must be above 0")
     half = _halves(targets.ids)
     data = prepare(targets.boards, targets.probs, wide=w.wide, race_inputs=w.race_inputs)
     cls = net_classes(targets.boards)
+    W2 = [np.array(m, np.float32) for m in w.W2]
     b2 = [np.array(b, np.float32) for b in w.b2]
     reports = []
     for c in classes:
-        z, t = _logits(w, c, data.x[c]), data.t[c].astype(np.float64)
+        h, t = _hidden(w, c, data.x[c]), data.t[c].astype(np.float64)
         hc = half[cls == c]
-        if z.shape[0] < min_positions or hc.all() or not hc.any():
+        if h.shape[0] < min_positions or hc.all() or not hc.any():
             continue
+        w2, bb = np.asarray(w.W2[c], np.float64), np.asarray(w.b2[c], np.float64)
         before, after = [], []
         for fit_rows, test_rows in ((~hc, hc), (hc, ~hc)):
-            d = _shifts(z[fit_rows], t[fit_rows], outputs)
-            before.append(_sig(z[test_rows]) - t[test_rows])
-            after.append(_sig(z[test_rows] + d) - t[test_rows])
+            wf, bf = _refit(h[fit_rows], t[fit_rows], w2, bb, outputs, layer, ridge)
+            before.append(_sig(h[test_rows] @ w2 + bb) - t[test_rows])
+            after.append(_sig(h[test_rows] @ wf + bf) - t[test_rows])
         b0, a1 = np.concatenate(before), np.concatenate(after)
         # each half's mean error, in absolute value, averaged over the two halves
         bias0 = np.mean([np.abs(e.mean(axis=0)) for e in before], axis=0)
         bias1 = np.mean([np.abs(e.mean(axis=0)) for e in after], axis=0)
-        d = _shifts(z, t, outputs)
-        b2[c] = (b2[c].astype(np.float64) + d).astype(np.float32)
-        reports.append(ClassReport(NET_NAMES[c], int(z.shape[0]), tuple(float(v) for v in d),
+        wn, bn = _refit(h, t, w2, bb, outputs, layer, ridge)
+        W2[c], b2[c] = wn.astype(np.float32), bn.astype(np.float32)
+        d = b2[c].astype(np.float64) - bb
+        reports.append(ClassReport(NET_NAMES[c], int(h.shape[0]), tuple(float(v) for v in d), layer,
                                    tuple(float(v) for v in bias0), tuple(float(v) for v in bias1),
                                    float(np.abs(b0 @ _EQ).mean()), float(np.abs(a1 @ _EQ).mean())))
     meta = dict(w.meta, calibrated=[r.to_dict() for r in reports])
-    return Weights(w.W1, w.b1, w.W2, tuple(b2), meta), reports
+    return Weights(w.W1, w.b1, tuple(W2), tuple(b2), meta), reports
 
 
 # ----------------------------------------------------------------------------- the stage
 @dataclass(frozen=True)
 class CalibrateConfig:
-    rollouts: str = ""  #: a ``bgtools rollout -o`` JSON-lines file (cubeless records)
+    #: ``bgtools rollout -o`` JSON-lines files (cubeless records), read one after the other
+    rollouts: tuple[str, ...] = ()
     init: Optional[str] = None  #: the net to calibrate (None: the shipped analysis net)
-    #: the outputs whose biases move: "gammons" (win gammon, win backgammon, lose gammon, lose
+    #: the outputs that move: "gammons" (win gammon, win backgammon, lose gammon, lose
     #: backgammon) or "all" (the win output too)
     outputs: str = "gammons"
-    #: the nets whose biases move, comma-separated: contact, crashed
+    #: the nets whose outputs move, comma-separated: contact, crashed
     nets: str = "contact"
+    layer: str = "biases"  #: "biases" or "output" (:data:`LAYERS`)
+    ridge: float = 1.0  #: with ``layer="output"``: how firmly the weights are held near the start net's
 
 
 def run_calibrate(run: str | Path, cfg: CalibrateConfig, echo: Optional[Callable[[str], None]] = None) -> dict:
-    """The ``train calibrate`` stage: move the output biases of the start net's contact (and
-    crashed) net to fit our own rollouts; write ``calibrated.npz``, ``calibrate.log.csv`` (a
-    row per net: the shifts and the held-out check) and ``calibrate.manifest.json`` in the run
-    folder.  Deterministic: run again, the same arrays."""
+    """The ``train calibrate`` stage: move the output biases (or the output layer) of the start
+    net's contact (and crashed) net to fit our own rollouts; write ``calibrated.npz``,
+    ``calibrate.log.csv`` (a row per net: the bias shifts and the held-out check) and
+    ``calibrate.manifest.json`` in the run folder.  Deterministic: run again, the same arrays."""
     from bgtools.engine.nets.networks import load_weights
     from bgtools.training.datasets import append_log, write_manifest
     from bgtools.training.pipeline import weights_tag
@@ -207,12 +274,14 @@ def run_calibrate(run: str | Path, cfg: CalibrateConfig, echo: Optional[Callable
     names = [n.strip() for n in cfg.nets.split(",") if n.strip()]
     if not names or any(n not in NET_NAMES[:2] for n in names):
         raise CalibrationError(f"calibrate: nets {cfg.nets!r}: name contact, crashed or both")
-    targets = read_rollouts(cfg.rollouts)
+    files = (cfg.rollouts,) if isinstance(cfg.rollouts, str) else tuple(cfg.rollouts)
+    targets = read_rollouts(files)
     init = load_weights(cfg.init)
     outputs = (1, 2, 3, 4) if cfg.outputs == "gammons" else (0, 1, 2, 3, 4)
-    w, reports = calibrate_weights(init, targets, outputs, classes=tuple(NET_NAMES.index(n) for n in names))
+    w, reports = calibrate_weights(init, targets, outputs, classes=tuple(NET_NAMES.index(n) for n in names),
+                                   layer=cfg.layer, ridge=cfg.ridge)
     if not reports:
-        raise CalibrationError(f"{cfg.rollouts}: too few positions of the {cfg.nets} net to calibrate on")
+        raise CalibrationError(f"{', '.join(files)}: too few positions of the {cfg.nets} net to calibrate on")
     run.mkdir(parents=True, exist_ok=True)
     (run / "calibrate.log.csv").unlink(missing_ok=True)
     for r in reports:
@@ -221,10 +290,11 @@ def run_calibrate(run: str | Path, cfg: CalibrateConfig, echo: Optional[Callable
         row.update({f"bias_before_{i}": round(v, 6) for i, v in enumerate(r.held_out_bias_before)})
         row.update({f"bias_after_{i}": round(v, 6) for i, v in enumerate(r.held_out_bias_after)})
         row.update({"equity_error_before": round(r.held_out_equity_error_before, 6),
-                    "equity_error_after": round(r.held_out_equity_error_after, 6)})
+                    "equity_error_after": round(r.held_out_equity_error_after, 6), "layer": r.layer})
         append_log(run / "calibrate.log.csv", row)
         if echo is not None:
-            echo(f"calibrate {r.net}: {r.positions} positions, output biases moved by "
+            what = "output biases moved by" if r.layer == "biases" else "output layer refitted, biases moved by"
+            echo(f"calibrate {r.net}: {r.positions} positions, {what} "
                  + " ".join(f"{v:+.3f}" for v in r.shifts)
                  + f"; held out: mean |equity error| {r.held_out_equity_error_before:.4f} -> "
                  f"{r.held_out_equity_error_after:.4f}")
