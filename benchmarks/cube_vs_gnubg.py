@@ -62,10 +62,13 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     ev = None
     if args.weights:
+        from bgtools.engine.evaluation import with_pruning
         from bgtools.engine.nets.networks import load_weights
         from bgtools.engine.nets.nn import NeuralEvaluator
+        from bgtools.engine.nets.prune import load_default_pruning
 
-        ev = NeuralEvaluator(load_weights(args.weights))
+        # searched as the analysis searches: the shipped analysis pruning net ranks the replies
+        ev = with_pruning(NeuralEvaluator(load_weights(args.weights)), load_default_pruning())
     recs, src = records()
     stats: dict = defaultdict(lambda: {"n": 0, "a0": [0, 0], "a2": [0, 0], "d0": [], "d2": []})
     for r in recs[::args.every]:

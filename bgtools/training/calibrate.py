@@ -190,9 +190,9 @@ def _refit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray, outputs
            ridge: float) -> tuple[np.ndarray, np.ndarray]:
     """The output layer ``(w2 [hidden, 5], b2 [5])`` fitted to ``t`` on hidden activations ``h``."""
     w2n, b2n = w2.copy(), b2.copy()
-    z = h @ w2 + b2
+    z = h @ w2 + b2 if layer == "biases" else None  # the offsets of a bias-only fit
     for o in outputs:
-        if layer == "biases":
+        if z is not None:
             b2n[o] = b2[o] + fit_offset(z[:, o], t[:, o])
         else:
             w2n[:, o], b2n[o] = fit_output(h, w2[:, o], b2[o], t[:, o], ridge)

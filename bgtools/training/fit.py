@@ -25,7 +25,8 @@ from bgtools.engine.nets.features import N_INPUTS, NET_RACE, encode_batch
 from bgtools.engine.nets.nn import NET_NAMES, Weights
 from bgtools.engine.nets.raceinputs import encode_race_extra_batch
 
-__all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights", "logistic", "EQUITY_WEIGHTS"]
+__all__ = ["FitSettings", "FitData", "prepare", "bce_loss", "gradients", "fit_weights", "logistic", "EQUITY_WEIGHTS",
+           "within_roll_deviation"]
 
 _EPS = 1e-7
 
@@ -122,7 +123,7 @@ def gradients(x, t, W1, b1, W2, b2):
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  #: cubeless equity = outputs @ EQUITY_WEIGHTS - 1
 
 
-def _within_roll(e: np.ndarray, g: np.ndarray) -> np.ndarray:
+def within_roll_deviation(e: np.ndarray, g: np.ndarray) -> np.ndarray:
     """Each row's equity error ``e`` less the mean error of its roll ``g``."""
     _, inv = np.unique(g, return_inverse=True)
     return e - (np.bincount(inv, e) / np.bincount(inv))[inv]
@@ -138,7 +139,7 @@ def within_roll_gradients(x, t, g, lam, W1, b1, W2, b2):
     d2 = (y - t) / n
     loss = bce_loss(y, t)
     if lam > 0:
-        d = _within_roll((y - t) @ EQUITY_WEIGHTS, g)
+        d = within_roll_deviation((y - t) @ EQUITY_WEIGHTS, g)
         loss += lam * float((d * d).mean())
         d2 = d2 + ((2.0 * lam / n) * d)[:, None] * EQUITY_WEIGHTS[None, :] * y * (1.0 - y)
     d2 = d2.astype(np.float32)
@@ -195,7 +196,7 @@ def _class_val_losses(params, data: FitData, val, within_roll: float = 0.0) -> l
             g = data.groups[c][idx]
             named = g >= 0
             if named.any():
-                d = _within_roll((y[named] - t[named]) @ EQUITY_WEIGHTS, g[named])
+                d = within_roll_deviation((y[named] - t[named]) @ EQUITY_WEIGHTS, g[named])
                 loss += within_roll * float((d * d).sum())
         out.append((loss, float(np.abs(eq(y) - eq(t)).sum()), int(idx.size)))
     return out

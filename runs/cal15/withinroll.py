@@ -20,7 +20,7 @@ from bgtools.engine.nets.nn import Weights
 from bgtools.training.calibrate import read_rollouts
 from bgtools.training.fit import EQUITY_WEIGHTS as EQ
 from bgtools.training.fit import logistic as sig
-from bgtools.training.fit import prepare
+from bgtools.training.fit import prepare, within_roll_deviation
 
 DATA = os.environ.get("DATA", "/work/data")
 C = NET_CONTACT
@@ -42,11 +42,10 @@ def main(init: str, out: str, mu: float, ridge: float, mode: str, start: str | N
     _, inv = np.unique(dd.groups[C], return_inverse=True)
     keep = np.bincount(inv)[inv] >= 2  # rolls with two contact plays or more
     hd, td = hidden(w, dd.x[C][keep]), dd.t[C][keep].astype(np.float64)
-    _, inv = np.unique(dd.groups[C][keep], return_inverse=True)
-    cnt = np.bincount(inv)
+    groups = dd.groups[C][keep]
     w0, b0 = np.asarray(w.W2[C], np.float64), np.asarray(w.b2[C], np.float64)
     eref = sig(hd @ w0 + b0) @ EQ if mode == "distill" else td @ EQ
-    print("rollout rows", h.shape[0], "decision rows", hd.shape[0], "rolls", cnt.size, flush=True)
+    print("rollout rows", h.shape[0], "decision rows", hd.shape[0], "rolls", np.unique(groups).size, flush=True)
     st = load_weights(start) if start else w
     W, b = np.asarray(st.W2[C], np.float64).copy(), np.asarray(st.b2[C], np.float64).copy()
     moments = [np.zeros_like(W), np.zeros_like(W), np.zeros_like(b), np.zeros_like(b)]
@@ -55,7 +54,7 @@ def main(init: str, out: str, mu: float, ridge: float, mode: str, start: str | N
         y = sig(h @ W + b)
         yd = sig(hd @ W + b)
         r = yd @ EQ - eref
-        dv = r - (np.bincount(inv, r) / cnt)[inv]
+        dv = within_roll_deviation(r, groups)
         gzd = (2 * mu * dv)[:, None] * EQ[None, :] * yd * (1 - yd)
         grads = (h.T @ (y - t) + hd.T @ gzd + ridge * (W - w0), (y - t).sum(0) + gzd.sum(0))
         for p, g, mm, vv in ((W, grads[0], moments[0], moments[1]), (b, grads[1], moments[2], moments[3])):
