@@ -34,9 +34,9 @@ WEIGHTS = "runs/gen12/candidate.npz"
 SEED = 1313
 
 
-def chosen_rows() -> np.ndarray:
-    """The rows to relabel, in the order they are labelled: the pick rows of each parting roll, rolls in seeded order."""
-    z = np.load(SRC)
+def chosen_rows(z) -> np.ndarray:
+    """The rows of the decision data ``z`` to relabel, in the order they are labelled: the pick rows of each parting
+    roll, rolls in seeded order."""
     roll, pick, gap = z["roll"], z["pick"], z["gap"]
     rows = np.flatnonzero((pick != 0) & (gap > 0))
     rolls = np.unique(roll[rows])
@@ -59,8 +59,9 @@ def _label(task: tuple) -> tuple[int, np.ndarray, float]:
 
 
 def label(jobs: int, chunk: int, parts: int | None) -> None:
-    rows = chosen_rows()
-    boards = np.load(SRC)["boards"][rows]
+    z = np.load(SRC)
+    rows = chosen_rows(z)
+    boards = z["boards"][rows]
     n = (rows.size + chunk - 1) // chunk
     todo = []
     for k in range(n):
