@@ -3,7 +3,8 @@ valued by :class:`bgtools.engine.cubeful.cubesearch.CubeSearch` at 2 ply: every 
 the leaves are cubeful) instead of the 2-ply cubeless probabilities run through the cube formula once at the root,
 and count how often the first play is XG's (the same plays as ``benchmarks/xg_agreement.py --ply 2``).
 
-    PYTHONPATH=.:benchmarks python runs/cube17/cubeful_checker.py [--window 0.06] [--keep 4] [--files F.xg ...]
+    PYTHONPATH=.:benchmarks python runs/cube17/cubeful_checker.py [--window 0.06] [--keep 4] [--depth 2] [--no-prune]
+        [--files F.xg ...]
 """
 from __future__ import annotations
 
@@ -31,9 +32,15 @@ def main() -> None:
     ap.add_argument("--window", type=float, default=0.06)
     ap.add_argument("--keep", type=int, default=4)
     ap.add_argument("--depth", type=int, default=2)
+    ap.add_argument("--no-prune", action="store_true", help="every reply valued by the full net (no pruning net)")
     ap.add_argument("--files", nargs="*", type=Path, default=None)
     args = ap.parse_args()
     ev = default_evaluator()
+    if args.no_prune:
+        from bgtools.engine.nets.nn import NeuralEvaluator
+
+        assert isinstance(ev, NeuralEvaluator)
+        ev = NeuralEvaluator(ev.weights, prune=None, rollout_weights=ev.rollout_weights)
     same = {"before": defaultdict(lambda: [0, 0]), "after": defaultdict(lambda: [0, 0])}
     cost = {"before": [], "after": []}
     changed = 0
@@ -78,7 +85,8 @@ def main() -> None:
         h, n = same[name]["all"]
         print(f"{name}: same play {100 * h / n:.1f}% ({h}/{n}); advice PR by XG {500 * np.mean(cost[name]):.2f}; "
               + ", ".join(f"{g} {100 * same[name][g][0] / max(1, same[name][g][1]):.1f}%" for _, g in GAPS))
-    print(f"first play changed on {changed} plays; window {args.window}, keep {args.keep}, depth {args.depth}; "
+    print(f"first play changed on {changed} plays; window {args.window}, keep {args.keep}, depth {args.depth}, "
+          f"{'no pruning' if args.no_prune else 'pruned replies'}; "
           f"{time.process_time() - t0:.0f} CPU s")
 
 
