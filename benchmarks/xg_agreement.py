@@ -36,7 +36,7 @@ applies the same rules to bgtools' own equities and losses.  A reconstruction, w
 0.65 PR of what XG shows on the six player-sides checked in that reader.
 
     python benchmarks/xg_agreement.py [--ply 2 | --level fast|strong|deep|rollout] [--jobs 2] [--files F.xg ...]
-                                      [--top 15] [--json rows.jsonl] [--no-cube-lookahead]
+                                      [--top 15] [--json rows.jsonl] [--no-cube-lookahead] [--cubeful-plays]
 
 Default files: every ``*.xg`` under ``../shared/realmatches/`` (the copies in
 ``tests/data/matches/realmatches`` when it is absent).
@@ -273,12 +273,12 @@ def default_files() -> list[Path]:
     return sorted(base.rglob("*.xg"))
 
 
-def analyse_one(job: tuple[str, int, bool, Optional[str], Optional[str], Optional[str]]) -> dict:
+def analyse_one(job: tuple[str, int, dict, Optional[str], Optional[str], Optional[str]]) -> dict:
     from bgtools.analysis import AnalysisSettings, analyse_match
     from bgtools.analysis.levels import analyse_level
     from bgtools.formats import read_match
 
-    path, ply, lookahead, weights, level, rollout_weights = job
+    path, ply, opts, weights, level, rollout_weights = job  # opts: AnalysisSettings' switches by name
     evaluator = None  # the shipped net with the shipped pruning net (and the shipped rollout net for rollouts)
     if weights or rollout_weights:
         from bgtools.engine.evaluation import default_evaluator
@@ -294,10 +294,10 @@ def analyse_one(job: tuple[str, int, bool, Optional[str], Optional[str], Optiona
     m = read_match(path)
     t = time.process_time()
     if level is None:
-        a = analyse_match(m, evaluator=evaluator, settings=AnalysisSettings(ply=ply, cube_lookahead=lookahead), cache=None,
+        a = analyse_match(m, evaluator=evaluator, settings=AnalysisSettings(ply=ply, **opts), cache=None,
                           label=path)
     else:
-        a = analyse_level(m, AnalysisSettings(level=level, cube_lookahead=lookahead), evaluator, cache=None, label=path)
+        a = analyse_level(m, AnalysisSettings(level=level, **opts), evaluator, cache=None, label=path)
     r = file_result(m, a)
     r["seconds"] = time.process_time() - t
     return r
@@ -316,6 +316,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--top", type=int, default=15, help="largest disagreements shown")
     ap.add_argument("--no-cube-lookahead", action="store_true",
                     help="cube decisions from the formula on the ply's cubeless probabilities only")
+    ap.add_argument("--cubeful-plays", action="store_true",
+                    help="the close 2-ply checker plays valued by the cubeful lookahead (AnalysisSettings.cubeful_plays)")
     ap.add_argument("--json", help="write every row (checker, cube, players) as JSON lines to this file")
     ap.add_argument("--weights", default=None, metavar="NPZ",
                     help="analyse with this net (and the shipped pruning net) instead of the shipped one")
@@ -327,9 +329,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("no .xg files", file=sys.stderr)
         return 2
     t = time.perf_counter()
-    results = list(ordered_map(analyse_one, [(str(f), args.ply, not args.no_cube_lookahead, args.weights, args.level,
+    opts = {"cube_lookahead": not args.no_cube_lookahead, "cubeful_plays": args.cubeful_plays}
+    results = list(ordered_map(analyse_one, [(str(f), args.ply, opts, args.weights, args.level,
                                                         args.rollout_weights) for f in files], jobs=args.jobs))
-    flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (f" --weights {args.weights}" if args.weights else "") + (
+    flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (
+        " --cubeful-plays" if args.cubeful_plays else "") + (f" --weights {args.weights}" if args.weights else "") + (
         f" --rollout-weights {args.rollout_weights}" if args.rollout_weights else "")
     depth = f"--level {args.level}" if args.level else f"--ply {args.ply}"
     print(f"# python benchmarks/xg_agreement.py {depth}{flags} --jobs {args.jobs}: {len(files)} files, "

@@ -92,6 +92,10 @@ def _after_kernel(probs, boards, theirs):
 #: cube decisions whose formula values (normalised) have two of ND, DT, DP closer than this
 #: are valued by the cubeful lookahead (``AnalysisSettings.cube_lookahead``)
 LOOKAHEAD_WINDOW = 0.2
+#: with ``AnalysisSettings.cubeful_plays``: the plays within this of the best 2-ply play, at most
+#: :data:`CUBEFUL_KEEP` of them, are valued by the cubeful lookahead (wider changes no pick on the shared .xg files)
+CUBEFUL_WINDOW = 0.06
+CUBEFUL_KEEP = 4
 #: positions whose deeper values :meth:`_Analyser.eval_boards` remembers for the run, at most
 #: (about 30 MB); past it the memory is let go at the next game
 MEMO_LIMIT = 100_000
@@ -232,6 +236,19 @@ class _Analyser:
         b = np.ascontiguousarray(board, np.int8).reshape(1, 2, 25)
         return (float(self._search.no_double(b, c, ply)[0]), float(self._search.double_take(b, c, ply)[0]))
 
+    def cubeful_after(self, boards: np.ndarray, c: CubeInfo, ply: int) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        """As :meth:`after_values`, by the cubeful lookahead at ``ply``: the opponent, on roll in ``boards``, takes
+        his cube decision at every node of the search (``AnalysisSettings.cubeful_plays``)."""
+        from bgtools.engine.cubeful.cubesearch import CubeSearch
+
+        if self._search is None:
+            self._search = CubeSearch(self.ev, self.met)
+        theirs = self._search.node(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25), c.flipped(), ply)
+        if c.money:
+            return -theirs / c.cube, None
+        raw = 1.0 - theirs
+        return CubeStake.at(self.met, c.away[0], c.away[1], c.cube).normalise(raw), raw
+
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: CubeInfo, opening: bool) -> tuple[float, Optional[float]]:
         from bgtools.engine.children import best_children, expand_children
@@ -298,6 +315,15 @@ class _Analyser:
             probs[idx] = invert_probs(self.eval_boards(after[idx], s.ply))
             depth[idx] = s.ply
         norm, raw = self.after_values(probs, after, c)
+        if s.cubeful_plays and s.ply == 2:
+            deep = [i for i in sorted(range(len(plays)), key=lambda i: -norm[i]) if depth[i] == 2]
+            # the play made keeps its value when it is not among them (its loss is then at least about the window)
+            close = [i for i in deep if norm[i] >= norm[deep[0]] - CUBEFUL_WINDOW][:CUBEFUL_KEEP]
+            idx = np.array(close, np.int64)
+            n2, r2 = self.cubeful_after(after[idx], c, 2)
+            norm[idx] = n2
+            if raw is not None and r2 is not None:
+                raw[idx] = r2
         ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -norm[i]))
         shown = ranking[:s.max_candidates]
         if played not in shown:
