@@ -100,12 +100,11 @@ def _notation(pos: Position, dice: str, after: Optional[bytes]) -> str:
     return "?"
 
 
-def checker_rows(match, analysis) -> list[dict]:
-    """One row per unforced play of ``analysis`` that XG analysed with two or more candidates:
-    same best play, XG's gap, XG's cost of our best play (None when XG does not list it)."""
+def xg_plays(match, analysis):
+    """Each unforced play of ``analysis`` that XG analysed with two or more candidates: (the decision, its
+    position, XG's analysis of it, XG's candidates as resulting boards, their equities)."""
     from bgtools.model.game import Roll
 
-    rows = []
     for d in analysis.decisions:
         if d.kind != "checker" or d.forced or not d.candidates:
             continue
@@ -114,9 +113,15 @@ def checker_rows(match, analysis) -> list[dict]:
         if not isinstance(a, Roll) or an is None or an.error is None or len(an.candidates) < 2:
             continue
         pos = Position.from_id(d.position_id)
-        xg = [_after(pos, c.steps) for c in an.candidates]
+        yield d, pos, an, [_after(pos, c.steps) for c in an.candidates], [c.equity for c in an.candidates]
+
+
+def checker_rows(match, analysis) -> list[dict]:
+    """One row per unforced play of ``analysis`` that XG analysed with two or more candidates:
+    same best play, XG's gap, XG's cost of our best play (None when XG does not list it)."""
+    rows = []
+    for d, pos, an, xg, eqs in xg_plays(match, analysis):
         ours = _after(pos, d.candidates[0].steps)
-        eqs = [c.equity for c in an.candidates]
         gap = eqs[0] - max(eqs[1:])
         k = next((i for i, b in enumerate(xg) if b is not None and b == ours), None)
         xg_best = d.candidates[0].move if k == 0 else _notation(pos, d.dice, xg[0])

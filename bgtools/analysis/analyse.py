@@ -188,6 +188,10 @@ class _Analyser:
         (``boards``: opponent on roll; ``probs``: mover's cubeless view)."""
         raw = _after_kernel(np.ascontiguousarray(probs, np.float64), np.ascontiguousarray(boards, np.int8),
                             c.flipped().args(self.met))
+        return self._normalised(raw, c)
+
+    def _normalised(self, raw: np.ndarray, c: CubeInfo) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        """Mover's cubeful values (points, or MWC) -> (normalised equities, MWC or None for money)."""
         if c.money:
             return raw / c.cube, None
         return CubeStake.at(self.met, c.away[0], c.away[1], c.cube).normalise(raw), raw
@@ -244,10 +248,7 @@ class _Analyser:
         if self._search is None:
             self._search = CubeSearch(self.ev, self.met)
         theirs = self._search.node(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25), c.flipped(), ply)
-        if c.money:
-            return -theirs / c.cube, None
-        raw = 1.0 - theirs
-        return CubeStake.at(self.met, c.away[0], c.away[1], c.cube).normalise(raw), raw
+        return self._normalised(-theirs if c.money else 1.0 - theirs, c)
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: CubeInfo, opening: bool) -> tuple[float, Optional[float]]:

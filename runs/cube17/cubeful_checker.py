@@ -14,16 +14,14 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from xg_agreement import GAPS, _after, default_files, gap_bucket
+from xg_agreement import GAPS, _after, default_files, gap_bucket, xg_plays
 
 from bgtools.analysis import AnalysisSettings, analyse_match
 from bgtools.core.matchstate import MatchState
-from bgtools.core.position import Position
 from bgtools.engine.cubeful.cube import CubeInfo
 from bgtools.engine.cubeful.cubesearch import CubeSearch
 from bgtools.engine.evaluation import default_evaluator
 from bgtools.formats import read_match
-from bgtools.model.game import Roll
 from bgtools.model.resolve import apply_steps
 
 
@@ -49,16 +47,7 @@ def main() -> None:
         m = read_match(f)
         a = analyse_match(m, evaluator=ev, settings=AnalysisSettings(ply=2), cache=None)
         search = CubeSearch(ev)
-        for d in a.decisions:
-            if d.kind != "checker" or d.forced or not d.candidates:
-                continue
-            act = m.games[d.game - 1].actions[d.action_index]
-            an = getattr(act, "analysis", None)
-            if not isinstance(act, Roll) or an is None or an.error is None or len(an.candidates) < 2:
-                continue
-            pos = Position.from_id(d.position_id)
-            xg = [_after(pos, c.steps) for c in an.candidates]
-            eqs = [c.equity for c in an.candidates]
+        for d, pos, _, xg, eqs in xg_plays(m, a):
             bucket = gap_bucket(eqs[0] - max(eqs[1:]))
             cands = list(d.candidates)  # the analysis's order: the deepest-valued plays first, best first
             close = [c for c in cands if c.ply == cands[0].ply and c.equity >= cands[0].equity - args.window]
