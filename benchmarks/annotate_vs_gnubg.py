@@ -11,7 +11,10 @@ no double and double/take values), the share where its proper action (double / n
 too good) and take/pass equal ours.  (Scale: gnubg re-analysing its own 0-ply analysed
 matches at 2 ply agrees on the class of about 80 % of unforced plays.)
 
-    python benchmarks/annotate_vs_gnubg.py [--ply 0] [--quiet] [FILES...]
+    python benchmarks/annotate_vs_gnubg.py [--ply 0] [--cubeless-plays] [--quiet] [FILES...]
+
+``--cubeless-plays`` values the plays by the cube formula on their cubeless probabilities alone
+(``AnalysisSettings(cubeful_plays=False)``; by default the close ones take the cubeful lookahead).
 
 Default files: shared/selfplay/010-analysed.sgf, 020-analysed.sgf and
 shared/realmatches/lhm-gnubg-scripts/*_analyzed.sgf (the gzipped copies in tests/data
@@ -34,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from bgtools.analysis.analyse import analyse_match, error_class  # noqa: E402
+from bgtools.analysis.records import AnalysisSettings  # noqa: E402
 from bgtools.formats import read_match  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -132,6 +136,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*")
     ap.add_argument("--ply", type=int, default=0)
+    ap.add_argument("--cubeless-plays", action="store_true",
+                    help="value the plays by the cube formula alone (AnalysisSettings(cubeful_plays=False))")
     ap.add_argument("--quiet", action="store_true", help="summaries only, no per-move lines")
     args = ap.parse_args()
     if args.files:
@@ -144,7 +150,7 @@ def main() -> None:
     for path in paths:
         m = load(path)
         t0 = time.perf_counter()
-        a = analyse_match(m, ply=args.ply, cache=None)
+        a = analyse_match(m, settings=AnalysisSettings(ply=args.ply, cubeful_plays=not args.cubeless_plays), cache=None)
         dt = time.perf_counter() - t0
         ours, theirs = [], []
         print(f"\n== {path.name}: {m.length}-point match, {len(m.games)} games, our {args.ply}-ply analysis "

@@ -36,7 +36,7 @@ applies the same rules to bgtools' own equities and losses.  A reconstruction, w
 0.65 PR of what XG shows on the six player-sides checked in that reader.
 
     python benchmarks/xg_agreement.py [--ply 2 | --level fast|strong|deep|rollout] [--jobs 2] [--files F.xg ...]
-                                      [--top 15] [--json rows.jsonl] [--no-cube-lookahead] [--cubeful-plays]
+                                      [--top 15] [--json rows.jsonl] [--no-cube-lookahead] [--cubeless-plays]
 
 Default files: every ``*.xg`` under ``../shared/realmatches/`` (the copies in
 ``tests/data/matches/realmatches`` when it is absent).
@@ -321,8 +321,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--top", type=int, default=15, help="largest disagreements shown")
     ap.add_argument("--no-cube-lookahead", action="store_true",
                     help="cube decisions from the formula on the ply's cubeless probabilities only")
-    ap.add_argument("--cubeful-plays", action="store_true",
-                    help="the close 2-ply checker plays valued by the cubeful lookahead (AnalysisSettings.cubeful_plays)")
+    ap.add_argument("--cubeless-plays", action="store_true",
+                    help="the checker plays valued by the cube formula on their cubeless probabilities alone, not the close "
+                         "ones by the cubeful lookahead (AnalysisSettings(cubeful_plays=False))")
     ap.add_argument("--json", help="write every row (checker, cube, players) as JSON lines to this file")
     ap.add_argument("--weights", default=None, metavar="NPZ",
                     help="analyse with this net (and the shipped pruning net) instead of the shipped one")
@@ -334,11 +335,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("no .xg files", file=sys.stderr)
         return 2
     t = time.perf_counter()
-    opts = {"cube_lookahead": not args.no_cube_lookahead, "cubeful_plays": args.cubeful_plays}
+    opts = {"cube_lookahead": not args.no_cube_lookahead, "cubeful_plays": not args.cubeless_plays}
     results = list(ordered_map(analyse_one, [(str(f), args.ply, opts, args.weights, args.level,
                                                         args.rollout_weights) for f in files], jobs=args.jobs))
     flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (
-        " --cubeful-plays" if args.cubeful_plays else "") + (f" --weights {args.weights}" if args.weights else "") + (
+        " --cubeless-plays" if args.cubeless_plays else "") + (f" --weights {args.weights}" if args.weights else "") + (
         f" --rollout-weights {args.rollout_weights}" if args.rollout_weights else "")
     depth = f"--level {args.level}" if args.level else f"--ply {args.ply}"
     print(f"# python benchmarks/xg_agreement.py {depth}{flags} --jobs {args.jobs}: {len(files)} files, "

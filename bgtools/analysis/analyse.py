@@ -92,7 +92,7 @@ def _after_kernel(probs, boards, theirs):
 #: cube decisions whose formula values (normalised) have two of ND, DT, DP closer than this
 #: are valued by the cubeful lookahead (``AnalysisSettings.cube_lookahead``)
 LOOKAHEAD_WINDOW = 0.2
-#: with ``AnalysisSettings.cubeful_plays``: the plays within this of the best 2-ply play, at most
+#: with ``AnalysisSettings.cubeful_plays``: the plays within this of the best 2- or 3-ply play, at most
 #: :data:`CUBEFUL_KEEP` of them, are valued by the cubeful lookahead (wider changes no pick on the shared .xg files)
 CUBEFUL_WINDOW = 0.06
 CUBEFUL_KEEP = 4
@@ -137,10 +137,11 @@ class _Analyser:
             self._memo.clear()
 
     # -- evaluation with the cache --------------------------------------------------
-    def eval_boards(self, boards: np.ndarray, ply: int) -> np.ndarray:
+    def eval_boards(self, boards: np.ndarray, ply: int, on_replies=None) -> np.ndarray:
         """float64[n, 5] for the player on roll of each board (``[1]``).  Deeper than 0 ply,
         values are remembered for the run (the position after a play is the next pre-roll
-        position) and kept in the SQLite cache when there is one."""
+        position) and kept in the SQLite cache when there is one.  ``on_replies``: as
+        :func:`~bgtools.engine.evaluation.evaluate_boards`, for the boards it values."""
         from bgtools.engine.evaluation import evaluate_boards
 
         b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
@@ -166,12 +167,12 @@ class _Analyser:
                     out[i] = v
                     self._memo[keys[i]] = v
             if still:
-                new = evaluate_boards(b[still], ply, self.ev)
+                new = evaluate_boards(b[still], ply, self.ev, on_replies=on_replies)
                 out[still] = new
                 self.cache.put(setting, b[still], new)
             miss = still
         elif miss:
-            out[miss] = evaluate_boards(b[miss], ply, self.ev)
+            out[miss] = evaluate_boards(b[miss], ply, self.ev, on_replies=on_replies)
         for i in miss:
             self._memo[keys[i]] = out[i].copy()
         return out
@@ -230,24 +231,29 @@ class _Analyser:
             ca = replace(ca, action=cube.ACTIONS[cube.NO_DOUBLE])
         return ca
 
+    def search(self, fresh: bool = True):
+        """The cube lookahead (:class:`~bgtools.engine.cubeful.cubesearch.CubeSearch`), made when first
+        needed; ``fresh``: what it remembers of the decision before let go (one decision's tree at a time)."""
+        from bgtools.engine.cubeful.cubesearch import CubeSearch
+
+        if self._search is None:
+            self._search = CubeSearch(self.ev, self.met)
+        elif fresh:
+            self._search.clear()
+        return self._search
+
     def lookahead(self, board: np.ndarray, c: CubeInfo, ply: int) -> tuple[float, float]:
         """No double and double/take (points or MWC, as :func:`cube_values`) of the cubeful
         lookahead at ``ply``."""
-        from bgtools.engine.cubeful.cubesearch import CubeSearch
-
-        if self._search is None:
-            self._search = CubeSearch(self.ev, self.met)
+        search = self.search()
         b = np.ascontiguousarray(board, np.int8).reshape(1, 2, 25)
-        return (float(self._search.no_double(b, c, ply)[0]), float(self._search.double_take(b, c, ply)[0]))
+        return (float(search.no_double(b, c, ply)[0]), float(search.double_take(b, c, ply)[0]))
 
     def cubeful_after(self, boards: np.ndarray, c: CubeInfo, ply: int) -> tuple[np.ndarray, Optional[np.ndarray]]:
         """As :meth:`after_values`, by the cubeful lookahead at ``ply``: the opponent, on roll in ``boards``, takes
-        his cube decision at every node of the search (``AnalysisSettings.cubeful_plays``)."""
-        from bgtools.engine.cubeful.cubesearch import CubeSearch
-
-        if self._search is None:
-            self._search = CubeSearch(self.ev, self.met)
-        theirs = self._search.node(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25), c.flipped(), ply)
+        his cube decision at every node of the search (``AnalysisSettings.cubeful_plays``); the trees the
+        2-ply values of ``boards`` grew are reused (:meth:`checker` gives them to the search)."""
+        theirs = self.search(fresh=False).node(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25), c.flipped(), ply)
         return self._normalised(-theirs if c.money else 1.0 - theirs, c)
 
     # -- luck --------------------------------------------------------------------------
@@ -313,15 +319,17 @@ class _Analyser:
                 if played not in keep:
                     keep.append(played)
             idx = np.array(keep, np.int64)
-            probs[idx] = invert_probs(self.eval_boards(after[idx], s.ply))
+            # the cubeful lookahead of the close plays (below) takes the trees of their 2-ply values
+            seed = self.search().remember if s.cubeful_plays and s.ply >= 2 else None
+            probs[idx] = invert_probs(self.eval_boards(after[idx], s.ply, seed))
             depth[idx] = s.ply
         norm, raw = self.after_values(probs, after, c)
-        if s.cubeful_plays and s.ply == 2:
-            deep = [i for i in sorted(range(len(plays)), key=lambda i: -norm[i]) if depth[i] == 2]
+        if s.cubeful_plays and s.ply >= 2:
+            deep = [i for i in sorted(range(len(plays)), key=lambda i: -norm[i]) if depth[i] == s.ply]
             # the play made keeps its value when it is not among them (its loss is then at least about the window)
             close = [i for i in deep if norm[i] >= norm[deep[0]] - CUBEFUL_WINDOW][:CUBEFUL_KEEP]
             idx = np.array(close, np.int64)
-            n2, r2 = self.cubeful_after(after[idx], c, 2)
+            n2, r2 = self.cubeful_after(after[idx], c, s.ply)
             norm[idx] = n2
             if raw is not None and r2 is not None:
                 raw[idx] = r2

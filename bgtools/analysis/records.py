@@ -89,11 +89,11 @@ class AnalysisSettings:
     #: at ply >= 2, close cube decisions are valued by the cubeful lookahead (as ``eval``), not
     #: by the cube formula on the ply's cubeless probabilities (see ``analysis.analyse``)
     cube_lookahead: bool = True
-    #: at ply 2, the checker plays within :data:`~bgtools.analysis.analyse.CUBEFUL_WINDOW` of the best (at most
-    #: ``CUBEFUL_KEEP``) are valued by the cubeful lookahead (every node of the 2-ply search takes
-    #: its own cube decision, as gnubg and XG value plays), not by the cube formula once on their 2-ply cubeless
-    #: probabilities; off by default until it is measured at every level (docs/analysis.md, "gnubg on the same plays")
-    cubeful_plays: bool = False
+    #: at ply 2 and 3, the checker plays within :data:`~bgtools.analysis.analyse.CUBEFUL_WINDOW` of the best (at most
+    #: ``CUBEFUL_KEEP``) are valued by the cubeful lookahead (every node of the search takes its own cube decision,
+    #: as gnubg and XG value plays), not by the cube formula once on their cubeless probabilities; it reuses the
+    #: cubeless search's tree (docs/analysis.md, "gnubg on the same plays"); False: the cube formula alone
+    cubeful_plays: bool = True
     max_candidates: int = 8
     #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
     #: (:mod:`bgtools.engine.nets.prune`); False: the full net values every reply

@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass
-from typing import Optional, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Callable, Optional, Protocol, Sequence, TypeVar, runtime_checkable
 
 import numba as nb
 import numpy as np
@@ -380,13 +380,16 @@ def _average_over_rolls(child_probs, n):
     return out
 
 
-def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None) -> np.ndarray:
+def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None, *,
+                    on_replies: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
     """float64[n, 5] at ``ply`` (0, 1, 2, ...) for int8[n, 2, 25] boards (``[1]`` on roll).
 
     At each level the opponent answers every roll with his best play by 0 ply; when the
     evaluator carries a :class:`~bgtools.engine.nets.prune.Pruning` (``evaluator.prune``, as the
     shipped net does), only the plays of each roll that its pruning net ranks first are
-    valued by the evaluator to find that best play."""
+    valued by the evaluator to find that best play.  ``on_replies(boards, replies, probs)`` is
+    given each level's :func:`best_replies` (a cubeful search of the same boards takes them:
+    :meth:`bgtools.engine.cubeful.cubesearch.CubeSearch.remember`)."""
     if ply < 0:
         raise ValueError(f"ply must be 0 or more, not {ply}")
     ev = evaluator or default_evaluator()
@@ -401,7 +404,9 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
     if live.size == 0:
         return out
     replies, p0 = best_replies(b[live], ev)
-    chosen = p0 if ply == 1 else evaluate_boards(replies, ply - 1, ev)
+    if on_replies is not None:
+        on_replies(b[live], replies, p0)
+    chosen = p0 if ply == 1 else evaluate_boards(replies, ply - 1, ev, on_replies=on_replies)
     out[live] = _average_over_rolls(chosen, live.size)
     return out
 

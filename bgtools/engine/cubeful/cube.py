@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from bgtools.core.matchstate import MatchState
 
 __all__ = [
+    "cubeful_values",
     "CubeDecision",
     "CubeInfo",
     "CubeArgs",
@@ -315,6 +316,14 @@ def cubeful_value(p, c, x) -> float:
     if c.money:
         return c.cube * money_per_cube(p, c.owner, x, c.jacoby)
     return _match_value(p, c, x)
+
+
+@nb.njit(cache=True)
+def cubeful_values(probs, boards, c, out) -> None:
+    """:func:`cubeful_value` of each row of ``probs`` (float64[n, 5]) with the cube efficiency of the
+    matching int8[2, 25] board of ``boards`` (the player on roll's view), into ``out[:n]``."""
+    for i in range(probs.shape[0]):
+        out[i] = cubeful_value(probs[i], c, cube_x(boards[i]))
 
 
 @nb.njit(cache=True)

@@ -25,8 +25,8 @@ import numpy as np
 
 from bgtools.core.dice import ROLL_WEIGHTS
 from bgtools.core.position import Position
-from bgtools.engine.cubeful.cube import CENTRED, CubeInfo, cube_x, cubeful_value
-from bgtools.engine.cubeful.cubeaction import CubeAdvice, cube_advice, cube_percent, money_cubeful, proper_action
+from bgtools.engine.cubeful.cube import CENTRED, CubeInfo, cube_x, cubeful_values
+from bgtools.engine.cubeful.cubeaction import CubeAdvice, cube_advice, cube_percent, proper_action
 from bgtools.engine.evaluation import Evaluator, best_replies, evaluate_boards, static_probs
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable, load_met, mwc_after
 
@@ -34,33 +34,59 @@ __all__ = ["cube_advice_at", "CubeSearch"]
 
 @dataclass
 class CubeSearch:
-    """A cubeful lookahead for one evaluator and match equity table (expansions are cached)."""
+    """A cubeful lookahead for one evaluator and match equity table.  Each board's best replies and
+    static probabilities are remembered (:meth:`clear` lets them go); :meth:`remember` takes those a
+    cubeless lookahead of the same evaluator already found (``evaluate_boards(..., on_replies=...)``)."""
 
     evaluator: Optional[Evaluator] = None
     met: Optional[MatchEquityTable] = None
 
     def __post_init__(self) -> None:
         self.met = self.met or load_met()
-        self._expanded: dict[bytes, np.ndarray] = {}
-        self._static: dict[bytes, np.ndarray] = {}
+        self._expanded: dict[bytes, np.ndarray] = {}  # board -> int8[21, 2, 25], its best reply to each roll
+        self._static: dict[bytes, np.ndarray] = {}  # board -> float64[5], its 0-ply probabilities
+
+    def clear(self) -> None:
+        """Let go of the remembered replies and probabilities."""
+        self._expanded.clear()
+        self._static.clear()
+
+    def remember(self, boards: np.ndarray, replies: np.ndarray, probs: np.ndarray) -> None:
+        """Keep what :func:`~bgtools.engine.evaluation.best_replies` gave for ``boards`` (``replies``
+        int8[n * 21, 2, 25], ``probs`` their 0-ply values for the player on roll in each)."""
+        b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+        r = np.ascontiguousarray(replies, np.int8).reshape(-1, 21, 2, 25)
+        for i in range(b.shape[0]):
+            self._expanded[b[i].tobytes()] = r[i]
+        flat = r.reshape(-1, 2, 25)
+        for i in range(flat.shape[0]):
+            self._static[flat[i].tobytes()] = probs[i]
 
     # -- the tree -----------------------------------------------------------------
     def _children(self, boards: np.ndarray) -> np.ndarray:
         """int8[n * 21, 2, 25]: for each board and roll, the position after the best play."""
-        key = boards.tobytes()
-        got = self._expanded.get(key)
-        if got is None:
-            got = best_replies(boards, self.evaluator)[0]
-            self._expanded[key] = got
-        return got
+        keys = [b.tobytes() for b in boards]
+        miss = [i for i, k in enumerate(keys) if k not in self._expanded]
+        if miss:
+            got = best_replies(boards[miss], self.evaluator)[0].reshape(-1, 21, 2, 25)
+            for j, i in enumerate(miss):
+                self._expanded[keys[i]] = got[j]
+        out = np.empty((len(keys), 21, 2, 25), np.int8)
+        for i, k in enumerate(keys):
+            out[i] = self._expanded[k]
+        return out.reshape(-1, 2, 25)
 
     def _probs(self, boards: np.ndarray) -> np.ndarray:
-        key = boards.tobytes()
-        got = self._static.get(key)
-        if got is None:
-            got = static_probs(boards, self.evaluator)
-            self._static[key] = got
-        return got
+        keys = [b.tobytes() for b in boards]
+        miss = [i for i, k in enumerate(keys) if k not in self._static]
+        if miss:
+            got = static_probs(boards[miss], self.evaluator)
+            for j, i in enumerate(miss):
+                self._static[keys[i]] = got[j]
+        out = np.empty((len(keys), 5), np.float64)
+        for i, k in enumerate(keys):
+            out[i] = self._static[k]
+        return out
 
     # -- values -------------------------------------------------------------------
     def _dp(self, info: CubeInfo) -> float:
@@ -70,17 +96,10 @@ class CubeSearch:
         return float(mwc_after(self.met.pre, self.met.post, info.away[0], info.away[1], info.cube))
 
     def _static_values(self, boards: np.ndarray, info: CubeInfo) -> np.ndarray:
-        probs = self._probs(boards)
+        probs = np.ascontiguousarray(self._probs(boards), np.float64)
         out = np.empty(len(boards))
-        met = self.met
-        assert met is not None
-        args = info.args(met)
-        for i, p in enumerate(probs):
-            x = float(cube_x(boards[i]))
-            if info.money:
-                out[i] = info.cube * money_cubeful(p, info.owner, x, info.jacoby)
-            else:
-                out[i] = cubeful_value(np.ascontiguousarray(p, np.float64), args, x)
+        assert self.met is not None
+        cubeful_values(probs, np.ascontiguousarray(boards, np.int8), info.args(self.met), out)
         return out
 
     def no_double(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
@@ -106,8 +125,11 @@ class CubeSearch:
     def node_from_probs(self, boards: np.ndarray, probs: np.ndarray, info: CubeInfo) -> np.ndarray:
         """:meth:`node` at depth 0 with given probabilities for the player on roll of ``boards``
         (e.g. from a deeper cubeless evaluation)."""
-        self._static[np.ascontiguousarray(boards, np.int8).tobytes()] = np.asarray(probs, np.float64)
-        return self.node(np.ascontiguousarray(boards, np.int8), info, 0)
+        b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+        p = np.asarray(probs, np.float64).reshape(-1, 5)
+        for i in range(b.shape[0]):
+            self._static[b[i].tobytes()] = p[i].copy()
+        return self.node(b, info, 0)
 
     def double_take(self, boards: np.ndarray, info: CubeInfo, depth: int) -> np.ndarray:
         return self.no_double(boards, info.doubled(), depth)
