@@ -9,7 +9,10 @@ play at the match score, pruning, deterministic, no noise, gnubg's default move 
 gnubg's first play is XG's, and "advice PR by XG" (500 x XG's equity cost of gnubg's first play,
 over the plays where XG lists it).  gnubg only measures here.
 
-    python benchmarks/xg_checker_gnubg.py [--ply 2] [--jobs 2] [--files F.xg ...]
+    python benchmarks/xg_checker_gnubg.py [--ply 2] [--jobs 2] [--files F.xg ...] [--json rows.jsonl]
+
+``--json`` writes one line per compared play: ``file``, ``key``, ``id``, ``dice``, gnubg's ``move``, ``same``
+(gnubg's first play is XG's), ``xg_cost`` (XG's equity cost of it; null where XG does not list it).
 """
 
 from __future__ import annotations
@@ -115,6 +118,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--ply", type=int, default=2, choices=(0, 1, 2, 3))
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--files", nargs="*", type=Path, default=None)
+    ap.add_argument("--json", type=Path, default=None, help="write one JSON line per compared play to this file")
     args = ap.parse_args(argv)
     if GNUBG is None:
         print("gnubg is not installed", file=sys.stderr)
@@ -130,6 +134,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     cost: list[float] = []
     unmatched = unlisted = 0
     per_file: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    out_rows: list[dict] = []
     for r in rows:
         a = answers.get(r["key"])
         if a is None or a["got"] != r["id"]:
@@ -151,6 +156,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             unlisted += 1
         else:
             cost.append(max(0.0, r["eqs"][0] - r["eqs"][k]))
+        out_rows.append({"file": f, "key": r["key"], "id": r["id"], "dice": r["dice"], "move": a["move"], "same": hit,
+                         "xg_cost": None if k is None else max(0.0, r["eqs"][0] - r["eqs"][k])})
+    if args.json is not None:
+        args.json.write_text("".join(json.dumps(x) + "\n" for x in out_rows))
     print(f"# python benchmarks/xg_checker_gnubg.py --ply {args.ply} --jobs {args.jobs}: {len(files)} files, "
           f"{len(rows)} plays, gnubg {wall:.0f} s wall")
     for f, (h, n) in sorted(per_file.items()):

