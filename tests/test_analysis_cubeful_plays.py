@@ -86,3 +86,28 @@ def test_at_3_ply_the_close_plays_take_the_3_ply_cubeful_lookahead():
     assert best.mwc == pytest.approx(mwc, abs=1e-5)
     plain, _, _ = _Analyser(None, AnalysisSettings(ply=3, cubeful_plays=False), None).checker(pos, dice, plays[-1], c)
     assert {x.move: x.mwc for x in plain}[best.move] != pytest.approx(mwc, abs=1e-6)  # not the cube formula's value
+
+
+def test_the_cache_keeps_the_cubeful_values_under_the_cube_state(tmp_path, monkeypatch):
+    from bgtools.analysis.evalcache import EvalStore
+
+    pos, st = parse_any_id(MATCH)
+    dice = (2, 1)
+    plays = legal_plays(pos, dice)
+    c = CubeInfo.from_state(st)
+    store = EvalStore(tmp_path / "e.sqlite")
+    first, _, _ = _Analyser(None, AnalysisSettings(ply=2), store).checker(pos, dice, plays[-1], c)
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the cubeful lookahead ran again")
+
+    monkeypatch.setattr(CubeSearch, "node", no_search)
+    again, _, _ = _Analyser(None, AnalysisSettings(ply=2), store).checker(pos, dice, plays[-1], c)
+    assert [(x.move, x.equity, x.mwc) for x in again] == [(x.move, x.equity, x.mwc) for x in first]
+    # another cube state is another entry: it searches
+    an = _Analyser(None, AnalysisSettings(ply=2), store)
+    other = CubeInfo(c.cube * 2, c.owner, c.away, c.crawford)
+    assert an.cubeful_setting(other, 2) != an.cubeful_setting(c, 2)
+    assert an.cubeful_setting(CubeInfo(1), 2) != an.cubeful_setting(CubeInfo(1, jacoby=True), 2)
+    with pytest.raises(AssertionError, match="ran again"):
+        an.checker(pos, dice, plays[-1], other)

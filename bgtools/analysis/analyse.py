@@ -252,9 +252,34 @@ class _Analyser:
     def cubeful_after(self, boards: np.ndarray, c: CubeInfo, ply: int) -> tuple[np.ndarray, Optional[np.ndarray]]:
         """As :meth:`after_values`, by the cubeful lookahead at ``ply``: the opponent, on roll in ``boards``, takes
         his cube decision at every node of the search (``AnalysisSettings.cubeful_plays``); the trees the
-        2-ply values of ``boards`` grew are reused (:meth:`checker` gives them to the search)."""
-        theirs = self.search(fresh=False).node(np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25), c.flipped(), ply)
+        cubeless values of ``boards`` grew are reused (:meth:`checker` gives them to the search).  The values are
+        kept in the SQLite cache, where there is one, under the cube state (:meth:`cubeful_setting`)."""
+        b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
+        theirs_c = c.flipped()
+        theirs = np.empty(b.shape[0], np.float64)
+        miss = list(range(b.shape[0]))
+        setting = self.cubeful_setting(theirs_c, ply)
+        if self.cache is not None:
+            got = self.cache.get(setting, b)
+            miss = [i for i, v in enumerate(got) if v is None]
+            for i, v in enumerate(got):
+                if v is not None:
+                    theirs[i] = v[0]
+        if miss:
+            theirs[miss] = self.search(fresh=False).node(b[miss], theirs_c, ply)
+            if self.cache is not None:
+                rows = np.zeros((len(miss), 5), np.float64)
+                rows[:, 0] = theirs[miss]
+                self.cache.put(setting, b[miss], rows)
         return self._normalised(-theirs if c.money else 1.0 - theirs, c)
+
+    def cubeful_setting(self, c: CubeInfo, ply: int) -> str:
+        """The cache's name for the cubeful lookahead's values at ``ply`` for the player on roll of ``c``: the
+        evaluator, the depth and the whole cube state (with the match equity table's identity in match play)."""
+        state = (f"money cube={c.cube} owner={c.owner} jacoby={int(c.jacoby)} beavers={int(c.beavers)}" if c.money
+                 else f"away={c.away[0]},{c.away[1]} cube={c.cube} owner={c.owner} crawford={int(c.crawford)} "
+                      f"met={self.met.digest}")
+        return f"{self.ev_name}|cubeful ply={ply}|{state}"
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: CubeInfo, opening: bool) -> tuple[float, Optional[float]]:

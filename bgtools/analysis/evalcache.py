@@ -8,7 +8,10 @@ Values are cubeless outcome probabilities (float64[5]) of a board, stored under
 search option that changes the value (e.g. ``"bgtools-nn nn-20261130-40k|ply=2"``);
 ``board`` is the int8[2, 25] board (player on roll ``[1]``) as 50 raw bytes.  Cubeless
 values do not depend on the score or the cube, so one entry serves every match state;
-cubeful equities and cube decisions are recomputed from them (cheap).
+cubeful equities and cube decisions are recomputed from them (cheap).  The one exception is
+the analysis' cubeful lookahead of close checker plays (a whole search per play): its values
+are kept under a setting that names the cube state too (``"...|cubeful ply=2|away=3,5 cube=2
+owner=1 crawford=0 met=..."``), the value in the row's first column.
 
 The file lives in bgtools' cache folder (``BGTOOLS_CACHE_DIR`` or the platform's user
 cache directory), ``evals.sqlite``.  Several processes may share it (WAL journal).
@@ -45,7 +48,7 @@ def default_cache_path() -> Path:
 
 
 class EvalStore:
-    """Cubeless probabilities of boards, per evaluation setting, in one SQLite file."""
+    """Cubeless probabilities of boards (float64[5] rows), per evaluation setting, in one SQLite file."""
 
     def __init__(self, path: Optional[Union[str, os.PathLike]] = None) -> None:
         self.path = Path(path) if path is not None else default_cache_path()
