@@ -156,25 +156,28 @@ class _Analyser:
                 miss.append(i)
             else:
                 out[i] = v
-        if miss and self.cache is not None:
-            setting = f"{self.ev_name}|ply={ply}"
-            got = self.cache.get(setting, b[miss])
-            still = []
-            for i, v in zip(miss, got):
-                if v is None:
-                    still.append(i)
-                else:
-                    out[i] = v
-                    self._memo[keys[i]] = v
-            if still:
-                new = evaluate_boards(b[still], ply, self.ev, on_replies=on_replies)
-                out[still] = new
-                self.cache.put(setting, b[still], new)
-            miss = still
-        elif miss:
-            out[miss] = evaluate_boards(b[miss], ply, self.ev, on_replies=on_replies)
+        if miss:
+            out[miss] = self._through_store(f"{self.ev_name}|ply={ply}", b[miss],
+                                            lambda x: evaluate_boards(x, ply, self.ev, on_replies=on_replies))
         for i in miss:
             self._memo[keys[i]] = out[i].copy()
+        return out
+
+    def _through_store(self, setting: str, b: np.ndarray, compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """float64[n, 5] rows for boards ``b``: those the SQLite cache (where there is one) holds under ``setting``,
+        the others by ``compute(boards)``, then stored there."""
+        if self.cache is None:
+            return compute(b)
+        out = np.empty((b.shape[0], 5), np.float64)
+        got = self.cache.get(setting, b)
+        miss = [i for i, v in enumerate(got) if v is None]
+        for i, v in enumerate(got):
+            if v is not None:
+                out[i] = v
+        if miss:
+            new = compute(b[miss])
+            out[miss] = new
+            self.cache.put(setting, b[miss], new)
         return out
 
     # -- cubeful values ---------------------------------------------------------------
@@ -256,21 +259,13 @@ class _Analyser:
         kept in the SQLite cache, where there is one, under the cube state (:meth:`cubeful_setting`)."""
         b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
         theirs_c = c.flipped()
-        theirs = np.empty(b.shape[0], np.float64)
-        miss = list(range(b.shape[0]))
-        setting = self.cubeful_setting(theirs_c, ply)
-        if self.cache is not None:
-            got = self.cache.get(setting, b)
-            miss = [i for i, v in enumerate(got) if v is None]
-            for i, v in enumerate(got):
-                if v is not None:
-                    theirs[i] = v[0]
-        if miss:
-            theirs[miss] = self.search(fresh=False).node(b[miss], theirs_c, ply)
-            if self.cache is not None:
-                rows = np.zeros((len(miss), 5), np.float64)
-                rows[:, 0] = theirs[miss]
-                self.cache.put(setting, b[miss], rows)
+
+        def search(x: np.ndarray) -> np.ndarray:  # the value in a row's first column, as the cache keeps it
+            rows = np.zeros((x.shape[0], 5), np.float64)
+            rows[:, 0] = self.search(fresh=False).node(x, theirs_c, ply)
+            return rows
+
+        theirs = self._through_store(self.cubeful_setting(theirs_c, ply), b, search)[:, 0]
         return self._normalised(-theirs if c.money else 1.0 - theirs, c)
 
     def cubeful_setting(self, c: CubeInfo, ply: int) -> str:

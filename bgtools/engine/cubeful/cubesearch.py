@@ -65,28 +65,11 @@ class CubeSearch:
     # -- the tree -----------------------------------------------------------------
     def _children(self, boards: np.ndarray) -> np.ndarray:
         """int8[n * 21, 2, 25]: for each board and roll, the position after the best play."""
-        keys = [b.tobytes() for b in boards]
-        miss = [i for i, k in enumerate(keys) if k not in self._expanded]
-        if miss:
-            got = best_replies(boards[miss], self.evaluator)[0].reshape(-1, 21, 2, 25)
-            for j, i in enumerate(miss):
-                self._expanded[keys[i]] = got[j]
-        out = np.empty((len(keys), 21, 2, 25), np.int8)
-        for i, k in enumerate(keys):
-            out[i] = self._expanded[k]
-        return out.reshape(-1, 2, 25)
+        return _per_board(self._expanded, boards, lambda x: best_replies(x, self.evaluator)[0].reshape(-1, 21, 2, 25),
+                          (21, 2, 25), np.int8).reshape(-1, 2, 25)
 
     def _probs(self, boards: np.ndarray) -> np.ndarray:
-        keys = [b.tobytes() for b in boards]
-        miss = [i for i, k in enumerate(keys) if k not in self._static]
-        if miss:
-            got = static_probs(boards[miss], self.evaluator)
-            for j, i in enumerate(miss):
-                self._static[keys[i]] = got[j]
-        out = np.empty((len(keys), 5), np.float64)
-        for i, k in enumerate(keys):
-            out[i] = self._static[k]
-        return out
+        return _per_board(self._static, boards, lambda x: static_probs(x, self.evaluator), (5,), np.float64)
 
     # -- values -------------------------------------------------------------------
     def _dp(self, info: CubeInfo) -> float:
@@ -96,7 +79,7 @@ class CubeSearch:
         return float(mwc_after(self.met.pre, self.met.post, info.away[0], info.away[1], info.cube))
 
     def _static_values(self, boards: np.ndarray, info: CubeInfo) -> np.ndarray:
-        probs = np.ascontiguousarray(self._probs(boards), np.float64)
+        probs = self._probs(boards)
         out = np.empty(len(boards))
         assert self.met is not None
         cubeful_values(probs, np.ascontiguousarray(boards, np.int8), info.args(self.met), out)
@@ -142,6 +125,20 @@ class CubeSearch:
             return nd
         dt = self.double_take(boards, info, depth)
         return np.where(_finished(boards), nd, np.maximum(nd, np.minimum(dt, self._dp(info))))
+
+
+def _per_board(memo: dict[bytes, np.ndarray], boards: np.ndarray, compute, shape: tuple[int, ...], dtype) -> np.ndarray:
+    """``dtype[n, *shape]``: each board's entry of ``memo``, those missing made by ``compute`` (on the missing
+    boards together, one entry a board) and kept there."""
+    keys = [b.tobytes() for b in boards]
+    miss = [i for i, k in enumerate(keys) if k not in memo]
+    if miss:
+        for i, v in zip(miss, compute(boards[miss])):
+            memo[keys[i]] = v
+    out = np.empty((len(keys), *shape), dtype)
+    for i, k in enumerate(keys):
+        out[i] = memo[k]
+    return out
 
 
 def _finished(boards: np.ndarray) -> np.ndarray:
