@@ -324,6 +324,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--cubeless-plays", action="store_true",
                     help="the checker plays valued by the cube formula on their cubeless probabilities alone, not the close "
                          "ones by the cubeful lookahead (AnalysisSettings(cubeful_plays=False))")
+    ap.add_argument("--endgame-trials", type=int, default=None, metavar="N",
+                    help="the late-game plays' rollouts: at most N trials (0: off, the 2-ply values alone; default: "
+                         "AnalysisSettings' own)")
     ap.add_argument("--json", help="write every row (checker, cube, players) as JSON lines to this file")
     ap.add_argument("--weights", default=None, metavar="NPZ",
                     help="analyse with this net (and the shipped pruning net) instead of the shipped one")
@@ -336,10 +339,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     t = time.perf_counter()
     opts = {"cube_lookahead": not args.no_cube_lookahead, "cubeful_plays": not args.cubeless_plays}
+    if args.endgame_trials is not None:
+        opts["endgame_trials"] = args.endgame_trials
     results = list(ordered_map(analyse_one, [(str(f), args.ply, opts, args.weights, args.level,
                                                         args.rollout_weights) for f in files], jobs=args.jobs))
     flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (
-        " --cubeless-plays" if args.cubeless_plays else "") + (f" --weights {args.weights}" if args.weights else "") + (
+        " --cubeless-plays" if args.cubeless_plays else "") + (
+        f" --endgame-trials {args.endgame_trials}" if args.endgame_trials is not None else "") + (f" --weights {args.weights}" if args.weights else "") + (
         f" --rollout-weights {args.rollout_weights}" if args.rollout_weights else "")
     depth = f"--level {args.level}" if args.level else f"--ply {args.ply}"
     print(f"# python benchmarks/xg_agreement.py {depth}{flags} --jobs {args.jobs}: {len(files)} files, "

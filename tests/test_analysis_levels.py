@@ -45,6 +45,10 @@ def test_strong_is_the_2_ply_analysis(match, screen):
     assert screen.players_summary == plain.players_summary
     assert {d.tier for d in screen.decisions if not d.forced} == {"screen"}
     assert screen.level["revalued"] == {"screen": 36} and screen.level["share"] == {"screen": 1.0}
+    # the late-game plays the screen settled by rollouts (analysis.endgame) are counted
+    settled = sum(1 for d in screen.decisions if d.kind == "checker" and d.candidates and d.candidates[0].trials)
+    assert screen.level["endgame_settled"] == settled
+    assert screen.level["endgame_trials"] == AnalysisSettings().endgame_trials
 
 
 def test_fast_is_a_0_ply_screen(match):

@@ -119,8 +119,12 @@ def test_the_notice_starts_the_helper_once_at_the_first_compile_and_waits_for_it
 def test_the_search_helper_compiles_its_kernels_in_another_process(tmp_path, monkeypatch):
     from bgtools.analysis.warmup import start_helper
 
+    from bgtools.analysis.warmup import _analysis_callees, _search_callees
+
     group = group_of("hint")
-    assert group.helper is not None and group_of("annotate").helper is group.helper
+    assert group.helper is _search_callees
+    # the analysis' helper compiles the same, then the rollout kernels (late-game plays are settled by rollouts)
+    assert group_of("annotate").helper is _analysis_callees
     group.helper()  # in this process: runs (the kernels load from the cache or compile)
     monkeypatch.setenv("BGTOOLS_NUMBA_CACHE_DIR", str(tmp_path))  # the helper compiles into an empty cache
     close = start_helper(group)

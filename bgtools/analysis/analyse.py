@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, U
 import numba as nb
 import numpy as np
 
+from bgtools.analysis.endgame import EndgameRollouts, cube_state, is_endgame
 from bgtools.analysis.filecompare import FileFigure, agreement, game_figures
 from bgtools.analysis.records import (AnalysisSettings, ErrorClass, Candidate, CubeAnalysis, Decision, GameSummary,
                                       MatchAnalysis, error_class, luck_class, PHASES)
@@ -129,6 +130,7 @@ class _Analyser:
         self._search: Optional[Any] = None  # the cube lookahead, made when first needed
         self.cube_max_ply = CUBE_MAX_PLY  # the deepest cube lookahead (analysis.levels goes one deeper)
         self.lookahead_window = LOOKAHEAD_WINDOW
+        self.endgame = EndgameRollouts(self.ev, settings, self.met, cache, self.ev_name)
 
     def new_game(self) -> None:
         """A game starts: the run's memory of values is let go once it holds :data:`MEMO_LIMIT`
@@ -271,10 +273,7 @@ class _Analyser:
     def cubeful_setting(self, c: CubeInfo, ply: int) -> str:
         """The cache's name for the cubeful lookahead's values at ``ply`` for the player on roll of ``c``: the
         evaluator, the depth and the whole cube state (with the match equity table's identity in match play)."""
-        state = (f"money cube={c.cube} owner={c.owner} jacoby={int(c.jacoby)} beavers={int(c.beavers)}" if c.money
-                 else f"away={c.away[0]},{c.away[1]} cube={c.cube} owner={c.owner} crawford={int(c.crawford)} "
-                      f"met={self.met.digest}")
-        return f"{self.ev_name}|cubeful ply={ply}|{state}"
+        return f"{self.ev_name}|cubeful ply={ply}|{cube_state(c, self.met)}"
 
     # -- luck --------------------------------------------------------------------------
     def luck(self, position, dice, c: CubeInfo, opening: bool) -> tuple[float, Optional[float]]:
@@ -329,7 +328,10 @@ class _Analyser:
             keep = [int(i) for i in order[:s.keep] if eq[i] >= eq[order[0]] - s.threshold]
             if played not in keep:
                 keep.append(played)
-            if s.ply >= 2:
+            # (at 2 ply a late-game position whose plays a rollout may settle skips the 1-ply stage: in races the 1-ply
+            # values swing with the parity of the search, and the filter dropped the best plays)
+            late = s.ply == 2 and bool(s.endgame_trials) and is_endgame(position)
+            if s.ply >= 2 and not late:
                 idx = np.array(keep, np.int64)
                 probs[idx] = invert_probs(self.eval_boards(after[idx], 1))
                 depth[idx] = 1
@@ -353,13 +355,23 @@ class _Analyser:
             norm[idx] = n2
             if raw is not None and r2 is not None:
                 raw[idx] = r2
-        ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -norm[i]))
+        rolled: dict[int, np.ndarray] = {}
+        if s.ply >= 2 and s.endgame_trials and is_endgame(position):
+            rolled = self.endgame.revalue(position, dice, plays, played, norm, raw, depth == s.ply, c)
+        ranking = sorted(range(len(plays)), key=lambda i: (-(i in rolled), -depth[i], -norm[i]))
         shown = ranking[:s.max_candidates]
         if played not in shown:
             shown.append(played)
-        cands = tuple(Candidate(plays[i].notation(), tuple(float(v) for v in probs[i]), float(norm[i]),
-                                None if raw is None else float(raw[i]), int(depth[i]),
-                                tuple(plays[i].steps)) for i in shown)
+
+        def candidate(i: int) -> Candidate:
+            cand = Candidate(plays[i].notation(), tuple(float(v) for v in probs[i]), float(norm[i]),
+                             None if raw is None else float(raw[i]), int(depth[i]), tuple(plays[i].steps))
+            if i in rolled:
+                r = rolled[i]
+                cand = replace(cand, se=float(r[2]), diff_se=float(r[3]), trials=int(r[4]))
+            return cand
+
+        cands = tuple(candidate(i) for i in shown)
         return cands, shown.index(played), len(plays)
 
 

@@ -76,6 +76,12 @@ def is_close(d: Decision) -> bool:
     return abs(c.nd - min(c.dt, c.dp)) < CLOSE_CUBE or abs(c.dt - c.dp) < CLOSE_CUBE
 
 
+def _settled(d: Decision) -> bool:
+    """Was ``d`` settled by rollouts already (a late-game play, ``AnalysisSettings.endgame_trials``)?  The deep and
+    rollout tiers leave it as it is: its rollouts are played to the end, theirs are shallower or truncated."""
+    return d.kind == "checker" and bool(d.candidates) and d.candidates[0].trials > 0
+
+
 def _dice(d: Decision) -> tuple[int, int]:
     assert d.dice is not None
     return int(d.dice[0]), int(d.dice[1])
@@ -168,7 +174,7 @@ def _deep(decisions: list[Decision], settings: AnalysisSettings, evaluator, cach
     def cube(d: Decision) -> Optional[CubeAnalysis]:
         return valuer.cube(d.position, d.state)
 
-    return _revalue(decisions, is_close, checker, cube, "deep")
+    return _revalue(decisions, lambda d: is_close(d) and not _settled(d), checker, cube, "deep")
 
 
 # ----------------------------------------------------------------------------- the rollout tier
@@ -229,7 +235,7 @@ def _rollout(decisions: list[Decision], settings: AnalysisSettings, weights) -> 
         return ca
 
     def pick(d: Decision) -> bool:
-        return d.error_class != "none" or is_close(d)
+        return (d.error_class != "none" or is_close(d)) and not _settled(d)
 
     return _revalue(decisions, pick, checker, cube, "rollout")
 
@@ -254,6 +260,7 @@ def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, e
     decisions = [d if d.forced else replace(d, tier="screen") for d in a.decisions]
     seconds = {"screen": time.process_time() - t}
     counts = {"screen": sum(not d.forced for d in decisions)}
+    settled = sum(_settled(d) for d in decisions)  # late-game plays the screen settled by rollouts (analysis.endgame)
     rollout_weights = _rollout_net(evaluator) if roll else None
     if deep or roll:
         from bgtools.analysis.evalcache import EvalStore
@@ -275,7 +282,8 @@ def analyse_level(match: Union[Match, FileStream], settings: AnalysisSettings, e
     n = counts["screen"]
     level = {"name": settings.level, "screen_ply": screen_ply, "decisions": n, "revalued": counts,
              "share": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()},
-             "cpu_seconds": {k: round(v, 2) for k, v in seconds.items()}}
+             "cpu_seconds": {k: round(v, 2) for k, v in seconds.items()}, "endgame_settled": settled,
+             "endgame_trials": settings.endgame_trials}
     if rollout_weights is not None:  # (a rollout tier ran) the screen's values name the evaluator, the rolled-out ones this net
         level.update(rollout_trials=settings.rollout_trials, rollout_truncate=settings.rollout_truncate,
                      rollout_net=evaluator_name(rollout_weights))

@@ -95,6 +95,10 @@ class AnalysisSettings:
     #: cubeless search's tree (docs/analysis.md, "gnubg on the same plays"); False: the cube formula alone
     cubeful_plays: bool = True
     max_candidates: int = 8
+    #: at ply 2 and 3, the close checker plays of races and crashed positions with short games are settled by rollouts
+    #: to the end of at most this many trials (:func:`~bgtools.analysis.endgame.is_endgame` and the constants beside
+    #: it); 0: off
+    endgame_trials: int = 648
     #: the evaluator's pruning net, where it has one, ranks each roll's replies inside the search
     #: (:mod:`bgtools.engine.nets.prune`); False: the full net values every reply
     prune: bool = True
@@ -114,6 +118,8 @@ class AnalysisSettings:
     def __post_init__(self) -> None:
         if self.level is not None and self.level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {self.level!r}")
+        if self.endgame_trials != 0 and self.endgame_trials < 2:
+            raise ValueError(f"endgame trials must be 0 (off) or at least 2, not {self.endgame_trials}")
         if self.rollout_trials < 2:
             raise ValueError(f"rollout trials must be at least 2, not {self.rollout_trials}")
         if not 0 <= self.ply <= 3:

@@ -81,6 +81,13 @@ def _rollout() -> None:
     warm_up()
 
 
+def _analysis_callees() -> None:
+    """The search's callees (:func:`_search_callees`), then the rollout kernels: an analysis at 2 ply settles the
+    close plays of short late-game positions by rollouts (``AnalysisSettings.endgame_trials``)."""
+    _search_callees()
+    _rollout()
+
+
 def _rollout_1ply() -> None:
     from bgtools.rollouts import warm_up
 
@@ -103,7 +110,7 @@ GROUPS = (
     KernelGroup("rollout", ("rollout",), _rollout, 45),
     KernelGroup("rollout 1-ply", (), _rollout_1ply, 40),
     KernelGroup("evaluation", ("eval", "hint", "scoremap"), _evaluation, 30, _search_callees),
-    KernelGroup("analysis", ("annotate", "report", "library"), _analysis, 35, _search_callees),
+    KernelGroup("analysis", ("annotate", "report", "library"), _analysis, 35, _analysis_callees),
     KernelGroup("match files", ("check", "convert", "export"), _matches, 10),
     KernelGroup("move generation", ("moves", "board"), _moves, 5),
 )

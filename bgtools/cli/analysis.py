@@ -60,7 +60,10 @@ def summary_lines(res, pr: str = "bgtools") -> list[str]:
                           for k in lv["revalued"])
         roll = (f"; rollouts of {lv['rollout_trials']} trials truncated at {lv['rollout_truncate']} half-moves"
                 if "rollout_trials" in lv else "")
-        out.append(f"{res.path}: level {lv['name']}: {lv['decisions']} decisions; re-valued per tier: {tiers}{roll}")
+        late = (f"; {lv['endgame_settled']} late-game plays settled at the screen by rollouts of up to "
+                f"{lv['endgame_trials']} trials" if lv.get("endgame_settled") else "")
+        out.append(f"{res.path}: level {lv['name']}: {lv['decisions']} decisions; re-valued per tier: {tiers}{roll}"
+                   f"{late}")
     out.extend(f"{res.path}: {line}" for line in res.comparison)
     if res.summary:
         out.append(f"{res.path}: error rates are mean normalised equity lost per decision x1000 (as gnubg's "
@@ -84,6 +87,11 @@ def annotate(
     level: Annotated[Optional[str], typer.Option("--level", metavar="LEVEL", help=LEVEL_HELP)] = None,
     rollout_trials: Annotated[int, typer.Option("--rollout-trials", metavar="N",
                                                 help="Trials per candidate in the rollout level's rollouts.")] = 432,
+    endgame_trials: Annotated[Optional[int], typer.Option("--endgame-trials", metavar="N",
+                                                help="At 2 and 3 ply, settle the close plays of races and crashed "
+                                                "positions by rollouts to the end of at most N trials each, stopping "
+                                                "once the best is clear (0 = off: the search's values alone; "
+                                                "docs/analysis.md).  [default: 648]")] = None,
     pr: Annotated[str, typer.Option("--pr", metavar="CONVENTION", help=PR_HELP)] = "bgtools",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Analyse files in N processes (0 = one per CPU).")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or fill the evaluation cache.")] = False,
@@ -114,6 +122,10 @@ def annotate(
         raise fail(f"--pr {pr}: use {' or '.join(PR_CONVENTIONS)}")
     if not 2 <= rollout_trials <= 1_000_000:
         raise fail(f"--rollout-trials {rollout_trials}: use 2 to 1000000")
+    if endgame_trials is None:
+        endgame_trials = AnalysisSettings().endgame_trials
+    elif endgame_trials != 0 and not 2 <= endgame_trials <= 1_000_000:
+        raise fail(f"--endgame-trials {endgame_trials}: use 0 (off) or 2 to 1000000")
     fmts = [f.strip().lower() for f in formats.split(",") if f.strip()]
     for f in fmts:
         if f not in OUTPUT_FORMATS:
@@ -148,7 +160,7 @@ def annotate(
         if not os.access(outdir, os.W_OK | os.X_OK):
             raise fail(f"{outdir}: cannot write: permission denied")
     settings = AnalysisSettings(ply=2 if ply is None else ply, prune=not no_prune, level=level,
-                                rollout_trials=rollout_trials, met=chosen_met(ctx))
+                                rollout_trials=rollout_trials, endgame_trials=endgame_trials, met=chosen_met(ctx))
     tasks: list[AnnotateTask] = []
     named = plan_output_paths(files, outdir, fmts) if outdir else [{} for _ in files]
     for f, outs in zip(files, named):

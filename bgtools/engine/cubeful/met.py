@@ -48,7 +48,7 @@ METS = {"kazaross-xg2": "met_kazaross_xg2.json"}
 DEFAULT_MET = "kazaross-xg2"
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _mwc(pre, post, am, ao, crawford_done) -> float:
     """Chance of the player ``am`` away against ``ao`` away at the start of a game."""
     if am <= 0:
@@ -65,13 +65,32 @@ def _mwc(pre, post, am, ao, crawford_done) -> float:
     return pre[min(am, n) - 1, min(ao, n) - 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def mwc_after(pre, post, am, ao, won) -> float:
-    """Match winning chance after a game begun at (``am``, ``ao``) away ends with ``won`` points."""
-    done = am == 1 or ao == 1  # this game was the Crawford game or post-Crawford
-    if won >= 0:
-        return _mwc(pre, post, am - won, ao, done)
-    return _mwc(pre, post, am, ao + won, done)
+    """Match winning chance after a game begun at (``am``, ``ao``) away ends with ``won`` points.
+
+    (:func:`_mwc` after the score moves, written with selects rather than branches where it can: the cube
+    formulas of match play call it some thirty times a value, with scores and signs that change from call to call,
+    and a branch the processor guesses wrong costs more than the table lookup.)"""
+    done = (am == 1) | (ao == 1)  # this game was the Crawford game or post-Crawford
+    a = am - max(won, 0)
+    o = ao + min(won, 0)
+    n = pre.shape[0]
+    ai = min(max(a, 1), n) - 1
+    oi = min(max(o, 1), n) - 1
+    v = pre[ai, oi]
+    if done and (a == 1 or o == 1):
+        if a == 1 and o == 1:
+            v = 0.5
+        elif o == 1:
+            v = post[ai]
+        else:
+            v = 1.0 - post[oi]
+    if o <= 0:
+        v = 0.0
+    if a <= 0:
+        v = 1.0
+    return v
 
 
 @dataclass(frozen=True)
