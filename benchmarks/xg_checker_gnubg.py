@@ -43,7 +43,9 @@ from bgtools.model import Roll  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
-_SCRIPT = r'''
+#: gnubg's settings for ranking the plays of a roll at {ply} (cubeful at the score, pruning, deterministic, no noise),
+#: as the start of a script gnubg runs (``runs/eg19/gnubg_referee.py`` starts its own with them too)
+HINT_SETTINGS = r'''
 import gnubg, json
 for c in ['set confirm default yes', 'set player 0 human', 'set player 1 human', 'set automatic game off',
           'set automatic roll off', 'set threads 1', 'set cube use on',
@@ -51,6 +53,9 @@ for c in ['set confirm default yes', 'set player 0 human', 'set player 1 human',
           'set evaluation chequerplay evaluation deterministic on', 'set evaluation chequerplay evaluation noise 0',
           'set evaluation chequerplay evaluation plies {ply}']:
     gnubg.command(c)
+'''
+
+_SCRIPT = HINT_SETTINGS + r'''
 out = open({out!r}, 'w')
 for line in open({inp!r}):
     q = json.loads(line)

@@ -24,16 +24,13 @@ from bgtools.core.movegen import legal_plays
 from bgtools.formats import read_match
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from xg_checker_gnubg import HINT_SETTINGS  # noqa: E402
+
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
-_SCRIPT = r'''
-import gnubg, json
-for c in ['set confirm default yes', 'set player 0 human', 'set player 1 human', 'set automatic game off',
-          'set automatic roll off', 'set threads 1', 'set cube use on',
-          'set evaluation chequerplay evaluation cubeful on', 'set evaluation chequerplay evaluation prune on',
-          'set evaluation chequerplay evaluation deterministic on', 'set evaluation chequerplay evaluation noise 0',
-          'set evaluation chequerplay evaluation plies 2']:
-    gnubg.command(c)
+_SCRIPT = HINT_SETTINGS + r'''
 out = open({out!r}, 'w')
 for line in open({inp!r}):
     q = json.loads(line)
