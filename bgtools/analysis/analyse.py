@@ -322,16 +322,17 @@ class _Analyser:
         played = next(i for i in range(len(plays)) if after[i].tobytes() == target)
         probs = invert_probs(self.eval_boards(after, 0))
         depth = np.zeros(len(plays), np.int64)
+        # a late-game position whose close plays rollouts settle (analysis.endgame)
+        late = s.ply >= 2 and bool(s.endgame_trials) and is_endgame(position)
         if s.ply >= 1:
             eq = equity(probs)
             order = np.argsort(-eq, kind="stable")
             keep = [int(i) for i in order[:s.keep] if eq[i] >= eq[order[0]] - s.threshold]
             if played not in keep:
                 keep.append(played)
-            # (at 2 ply a late-game position whose plays a rollout may settle skips the 1-ply stage: in races the 1-ply
-            # values swing with the parity of the search, and the filter dropped the best plays)
-            late = s.ply == 2 and bool(s.endgame_trials) and is_endgame(position)
-            if s.ply >= 2 and not late:
+            # (at 2 ply a late-game position skips the 1-ply stage: in races the 1-ply values swing with the parity of
+            # the search, and the filter dropped the best plays)
+            if s.ply >= 2 and not (late and s.ply == 2):
                 idx = np.array(keep, np.int64)
                 probs[idx] = invert_probs(self.eval_boards(after[idx], 1))
                 depth[idx] = 1
@@ -356,7 +357,7 @@ class _Analyser:
             if raw is not None and r2 is not None:
                 raw[idx] = r2
         rolled: dict[int, np.ndarray] = {}
-        if s.ply >= 2 and s.endgame_trials and is_endgame(position):
+        if late:
             rolled = self.endgame.revalue(position, dice, plays, played, norm, raw, depth == s.ply, c)
         ranking = sorted(range(len(plays)), key=lambda i: (-(i in rolled), -depth[i], -norm[i]))
         shown = ranking[:s.max_candidates]
