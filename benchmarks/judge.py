@@ -103,7 +103,8 @@ def our_picks(records: list[dict], evaluator, ply: int = 0, keep: int = 8, thres
         boards.extend(p.after.to_array() for p in plays)
     after = np.stack(boards)
     offs = np.cumsum([0] + [len(x) for x in ids])
-    eq = equity(evaluate_plays(after, 0, evaluator))
+    rolls_of = np.repeat(np.arange(len(ids)), [len(x) for x in ids])  # each record's plays are one roll's
+    eq = equity(evaluate_plays(after, 0, evaluator, rolls_of))
     if ply > 0:
         deep_idx = []
         for i in range(len(records)):

@@ -14,8 +14,9 @@ the shipped race block) are valued as ``race_inputs_judge.py`` values them::
 
     PYTHONPATH=. python benchmarks/race_rollout_judge.py [--rolls 600] [--trials 16] SHIPPED|NET.npz ...
 
-(``shipped`` names the shipped net; ``hybrid`` the shipped net with ``race_hybrid.py``'s one-sided values
-for bear-offs against a side still outside.)  Only our own nets and databases are used.
+(``shipped`` names the shipped net; every net's plays of a roll are valued as the engine values them, far races
+from the bear-off database (``race_hybrid.py``); ``alone`` names the shipped net valuing each board on its own, as
+the engine did before far races.)  Only our own nets and databases are used.
 """
 
 from __future__ import annotations
@@ -25,12 +26,11 @@ import math
 import time
 
 import numpy as np
-from race_hybrid import HybridRaceEvaluator
 from race_inputs_judge import RaceNetEvaluator
 
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position
-from bgtools.engine.evaluation import equity, evaluate_plays
+from bgtools.engine.evaluation import equity, evaluate_boards, evaluate_plays, invert_probs
 from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import NeuralEvaluator, Weights
 from bgtools.training.racedata import race_rollout_stats
@@ -43,7 +43,7 @@ def _mean_se(v: np.ndarray) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("nets", nargs="+", help="'shipped', 'hybrid' or .npz nets; the first is the one the others are "
+    ap.add_argument("nets", nargs="+", help="'shipped', 'alone' or .npz nets; the first is the one the others are "
                     "paired against")
     ap.add_argument("--rolls", type=int, default=600)
     ap.add_argument("--trials", type=int, default=16, help="variance-reduced rollout trials per play")
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=int, default=6, help="the first net's best plays rolled out per roll (and every net's pick)")
     args = ap.parse_args(argv)
     shipped = load_weights(None)
-    nets = [shipped if name in ("shipped", "hybrid") else Weights.load(name) for name in args.nets]
+    nets = [shipped if name in ("shipped", "alone") else Weights.load(name) for name in args.nets]
     t0 = time.perf_counter()
     rolls = held_out_rolls(shipped, args.rolls, args.seed, categories=("race",))
     boards, offs = [], [0]
@@ -60,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         boards.extend(p.after.to_array() for p in plays)  # the opponent on roll
         offs.append(len(boards))
     after = np.stack(boards).astype(np.int8)
-    evals = [equity(evaluate_plays(after, 0, HybridRaceEvaluator(NeuralEvaluator(w)) if name == "hybrid"
-                                   else RaceNetEvaluator(w)))  # (exact positions exactly)
+    rolls_of = np.repeat(np.arange(len(offs) - 1), np.diff(offs))
+    evals = [equity(invert_probs(evaluate_boards(after, 0, NeuralEvaluator(w)))) if name == "alone"
+             else equity(evaluate_plays(after, 0, RaceNetEvaluator(w), rolls_of))  # (exact positions exactly)
              for name, w in zip(args.nets, nets)]
     t1 = time.perf_counter()
     # the candidates of a roll: the first net's best plays within 0.2 (at most --keep) and every net's pick,

@@ -37,7 +37,10 @@ def _check(gid: str, dice, trials: int, cache=None, played: str = ""):
 def test_a_close_crashed_play_is_settled_by_rollout_and_takes_xgs_play():
     pos, screen, _ = _check(CRASHED, (6, 1), 0)
     assert pos.classify() == PositionClass.CRASHED
-    assert screen[0].move == "5/off 1/off" and screen[1].move == "5/4 5/off"  # the 2-ply search's mistake
+    # the 2-ply search's two best (it ranked 5/off 1/off first until its leaves valued far races from the
+    # bear-off database; now XG's play, but by less than the late-game margin: still settled by rollouts)
+    assert {screen[0].move, screen[1].move} == {"5/off 1/off", "5/4 5/off"}
+    assert screen[0].equity - screen[1].equity < ENDGAME_MARGIN
     assert all(c.trials == 0 for c in screen)
     assert is_endgame(pos) and max(pos.pips) == 34
     _, cands, _ = _check(CRASHED, (6, 1), 648)
@@ -112,8 +115,9 @@ def test_a_short_race_skips_the_1ply_filter_and_is_settled():
     pos, screen, _ = _check(RACE, (1, 1), 0, played="14/11 2/1")
     assert pos.classify() == PositionClass.RACE and is_endgame(pos)
     by = {c.move: c for c in screen}
-    assert screen[0].move == "14/11 2/1"  # the filter's pick without the late-game treatment
-    assert by["14/11 5/4"].ply < 2
+    # without the late-game treatment: until the search valued far races from the bear-off database, the 1-ply
+    # filter dropped XG's 14/11 5/4 here and picked 14/11 2/1; now it keeps XG's and picks the other good play
+    assert screen[0].move in ("14/11 2/1", "14/12 5/4 2/1")
     _, cands, _ = _check(RACE, (1, 1), 648, played="14/11 2/1")
     by = {c.move: c for c in cands}
     assert by["14/11 5/4"].ply == 2 and by["14/11 5/4"].trials > 0

@@ -7,8 +7,8 @@
   differ from the full pass's by far less than that margin, for money and match stakes.
 * ``one_sided_probs_into`` (no allocation) equals ``one_sided_probs``.
 (Byte-identity of whole ``bgtools rollout`` records over 14 settings:
-``benchmarks/rollout_fingerprint.py --check benchmarks/results/rollout_fingerprint_roll13cal2.json``, with the shipped
-rollout net; ``_3cf9d84.json`` was gen8's.)
+``benchmarks/rollout_fingerprint.py --check benchmarks/results/rollout_fingerprint_farrace.json``, with the shipped
+rollout net and far races valued from the bear-off database; ``_roll13cal2.json`` was before them, ``_3cf9d84.json`` gen8's.)
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@
 * :func:`bgtools.engine.cubeful.cube.may_double` is exactly where :func:`cube_values` says
   "unavailable", so the kernel can skip those cube turns without valuing the position.
 (Whole rollouts: ``benchmarks/rollout_fingerprint.py --check
-benchmarks/results/rollout_fingerprint_roll13cal2.json`` prints "identical" with the shipped rollout net; the
-``_3cf9d84.json`` set was gen8's, ``_roll13.json`` roll13's, ``_roll13cal.json`` roll13cal's.)
+benchmarks/results/rollout_fingerprint_farrace.json`` prints "identical" with the shipped rollout net; the
+``_3cf9d84.json`` set was gen8's, ``_roll13.json`` roll13's, ``_roll13cal.json`` roll13cal's, ``_roll13cal2.json``
+roll13cal2's before far races were valued from the bear-off database.)
 """
 
 from __future__ import annotations

@@ -139,16 +139,17 @@ class _Analyser:
             self._memo.clear()
 
     # -- evaluation with the cache --------------------------------------------------
-    def eval_boards(self, boards: np.ndarray, ply: int, on_replies=None) -> np.ndarray:
+    def eval_boards(self, boards: np.ndarray, ply: int, on_replies=None, rolls_of=None) -> np.ndarray:
         """float64[n, 5] for the player on roll of each board (``[1]``).  Deeper than 0 ply,
         values are remembered for the run (the position after a play is the next pre-roll
         position) and kept in the SQLite cache when there is one.  ``on_replies``: as
-        :func:`~bgtools.engine.evaluation.evaluate_boards`, for the boards it values."""
+        :func:`~bgtools.engine.evaluation.evaluate_boards`, for the boards it values;
+        ``rolls_of`` too (the boards are the plays of rolls: it counts at 0 ply only)."""
         from bgtools.engine.evaluation import evaluate_boards
 
         b = np.ascontiguousarray(boards, np.int8).reshape(-1, 2, 25)
         if ply == 0 or b.shape[0] == 0:
-            return evaluate_boards(b, ply, self.ev)
+            return evaluate_boards(b, ply, self.ev, rolls_of=rolls_of)
         keys = [(ply, row.tobytes()) for row in b]
         out = np.empty((b.shape[0], 5), np.float64)
         miss = []
@@ -320,7 +321,7 @@ class _Analyser:
         after = np.stack([p.after.to_array() for p in plays])
         target = play.after.to_array().tobytes()
         played = next(i for i in range(len(plays)) if after[i].tobytes() == target)
-        probs = invert_probs(self.eval_boards(after, 0))
+        probs = invert_probs(self.eval_boards(after, 0, rolls_of=np.zeros(len(after), np.int64)))
         depth = np.zeros(len(plays), np.int64)
         # a late-game position whose close plays rollouts settle (analysis.endgame)
         late = s.ply >= 2 and bool(s.endgame_trials) and is_endgame(position)
@@ -359,7 +360,7 @@ class _Analyser:
         rolled: dict[int, np.ndarray] = {}
         if late:
             rolled = self.endgame.revalue(position, dice, plays, played, norm, raw, depth == s.ply, c)
-        ranking = sorted(range(len(plays)), key=lambda i: (-(i in rolled), -depth[i], -norm[i]))
+        ranking = sorted(range(len(plays)), key=lambda i: (-(i in rolled), -depth[i], -norm[i], -plays[i].borne_off))
         shown = ranking[:s.max_candidates]
         if played not in shown:
             shown.append(played)

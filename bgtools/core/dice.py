@@ -21,10 +21,12 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ROLLS", "ROLL_WAYS", "ROLL_WEIGHTS", "ROLL_INDEX", "ROLL_PAIRS", "ASCENDING_ROLLS",
-           "ASCENDING_ROLL_WEIGHTS", "N_ROLLS"]
+           "ASCENDING_ROLL_WEIGHTS", "N_ROLLS", "PIPS_PER_ROLL"]
 
 #: how many distinct rolls there are
 N_ROLLS = 21
+#: the mean pips of a roll, a double's four moves counted (49/6 = 8.1667)
+PIPS_PER_ROLL = 49.0 / 6.0
 
 #: the 21 rolls (larger die, smaller die) in gnubg's order: 66, 65, 64, ..., 22, 21, 11
 ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], np.int64)

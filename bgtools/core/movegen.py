@@ -558,6 +558,12 @@ class Play:
     def is_hit(self) -> bool:
         return bool(self.hits)
 
+    @property
+    def borne_off(self) -> int:
+        """How many checkers the play bears off (the rankings' tie-break: of plays worth exactly the same, as in a
+        game already decided, the one that bears off most comes first, as a player would play it)."""
+        return sum(1 for _, to in self.steps if to == 0)
+
     def __str__(self) -> str:
         return self.notation()
 

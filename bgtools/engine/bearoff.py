@@ -33,6 +33,8 @@ Numba-callable API (plain arrays; get them with :func:`load_databases`):
 * ``one_sided_probs(os_rolls, os_gammon, board) -> float64[5]``: gnubg's one-sided
   estimate of the five outputs for a board with both sides home (exact distributions
   combined as if independent: play minimises rolls, not losses).
+* ``os_moments[idx]``: mean and variance of the rolls to bear off and of those to the first
+  checker off (:func:`one_sided_moments`), for the far races of :mod:`bgtools.engine.farrace`.
 
 ``bgtools bearoff build`` (or :func:`load_databases` on first use) builds both in a
 few seconds and caches them under ``platformdirs.user_cache_dir("bgtools")``
@@ -42,7 +44,7 @@ few seconds and caches them under ``platformdirs.user_cache_dir("bgtools")``
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -67,6 +69,7 @@ __all__ = [
     "ts_lookup",
     "one_sided_probs",
     "one_sided_probs_into",
+    "one_sided_moments",
     "N_ONE_SIDED",
     "N_TWO_SIDED_SIDE",
     "DB_VERSION",
@@ -444,11 +447,24 @@ class BearoffTables(NamedTuple):
     os_rolls: np.ndarray  #: float64[54264, 32] one-sided rolls-to-bear-off distributions
     os_gammon: np.ndarray  #: float64[54264, 32] rolls to take the first checker off
     ts: np.ndarray  #: float64[924 * 924, 4] two-sided (P(win), equity owned, centred, opponent owns)
+    os_moments: np.ndarray  #: float64[54264, 4] :func:`one_sided_moments`
 
 
 def empty_tables() -> BearoffTables:
     """Tables of the right types holding nothing, for kernels told not to use them."""
-    return BearoffTables(np.zeros((0, MAX_ROLLS)), np.zeros((0, MAX_ROLLS)), np.zeros((0, 4)))
+    return BearoffTables(np.zeros((0, MAX_ROLLS)), np.zeros((0, MAX_ROLLS)), np.zeros((0, 4)), np.zeros((0, 4)))
+
+
+def one_sided_moments(os_rolls: np.ndarray, os_gammon: np.ndarray, os_mean: np.ndarray | None = None) -> np.ndarray:
+    """float64[n, 4]: per one-sided position the mean and variance of the rolls to bear off,
+    then those of the rolls to take the first checker off (``os_mean``: the database's own
+    mean, where it has one)."""
+    k = np.arange(os_rolls.shape[1], dtype=np.float64)
+    mean = os_rolls @ k if os_mean is None else os_mean
+    gmean = os_gammon @ k
+    var = np.maximum(os_rolls @ (k * k) - mean**2, 0.0)
+    gvar = np.maximum(os_gammon @ (k * k) - gmean**2, 0.0)
+    return np.ascontiguousarray(np.stack([mean, var, gmean, gvar], axis=1))
 
 
 @dataclass(frozen=True)
@@ -460,9 +476,14 @@ class BearoffDatabases:
     os_mean: np.ndarray  #: float64[54264]
     ts: np.ndarray  #: float64[924 * 924, 4]
     build_seconds: dict
+    os_moments: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))  #: float64[54264, 4] (from the distributions)
+
+    def __post_init__(self) -> None:
+        if self.os_moments.shape[0] != self.os_rolls.shape[0]:
+            object.__setattr__(self, "os_moments", one_sided_moments(self.os_rolls, self.os_gammon, self.os_mean))
 
     def tables(self) -> BearoffTables:
-        return BearoffTables(self.os_rolls, self.os_gammon, self.ts)
+        return BearoffTables(self.os_rolls, self.os_gammon, self.ts, self.os_moments)
 
     def one_sided(self, side) -> np.ndarray:
         """Rolls-to-bear-off distribution of a side (6 counts or 25 slots)."""

@@ -2,8 +2,10 @@
 
 A :class:`Chooser` says how a player picks its play: the :class:`~bgtools.engine.nets.nn.Net`,
 optionally the bear-off databases (finished games are always scored exactly; with
-``bearoff`` set, positions in the two-sided database take its exact value and positions
-with both sides home the one-sided combination), and the search:
+``bearoff`` set, positions in the two-sided database take its exact value, positions
+with both sides home the one-sided combination, and the plays of a roll that all leave the mover
+home against a side still outside the far-race values of :mod:`bgtools.engine.farrace`, every
+play of such a roll, unpruned; a reply so picked at 1 ply is then valued on its own), and the search:
 
 * 0 ply: the play after which the opponent's position (he is on roll) is worst for him;
   with a pruning net (``pkeep`` > 0, :mod:`bgtools.engine.nets.prune`) only the ``pkeep`` plays it
@@ -30,6 +32,7 @@ from bgtools.core.dice import ROLL_WEIGHTS as GNUBG_ROLL_WEIGHTS, ROLLS as GNUBG
 from bgtools.core.movegen import MAX_PLAYS, MoveBuffers, generate_boards, is_contact, new_move_buffers
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.cubeful.cube import cube_x, cubeful_value
+from bgtools.engine.farrace import FAR_ROLLS, far_probs_with, far_race_roll, far_side_into
 from bgtools.engine.evalcache import ChoiceCache, EvalCache, cache_find, cache_put, new_choice_cache, new_eval_cache
 from bgtools.engine.nets.incremental import IncBase, net_probs_inc, new_inc_base, set_base
 from bgtools.engine.nets.nn import (EvalBuffers, Net, WideNet, as_net, equity_from_probs, game_over_probs, net_probs,
@@ -37,7 +40,7 @@ from bgtools.engine.nets.nn import (EvalBuffers, Net, WideNet, as_net, equity_fr
 from bgtools.engine.nets.prune import PRUNE_MAX_HIDDEN, PruneNet, Pruning, no_pruning, prune_base, prune_keep, prune_play_values
 
 __all__ = ["Chooser", "ChooserBuffers", "make_chooser", "new_chooser_buffers", "swap_into", "static_value",
-           "choose", "best_play0", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "wants_base", "exact_value",
+           "choose", "far_probs", "far_side", "best_play0", "choose0", "choose1", "reply_value", "sibling_value", "sibling_probs", "set_siblings", "keep_plays", "wants_base", "exact_value",
            "cached_static", "cached_probs", "exact_probs", "static_probs", "chooser_buffers_with", "GNUBG_ROLLS",
            "GNUBG_ROLL_WEIGHTS"]
 
@@ -74,6 +77,8 @@ class ChooserBuffers(NamedTuple):
     pbase: np.ndarray  #: float32[PRUNE_MAX_HIDDEN] that of the siblings' base
     cache: EvalCache  #: outputs by board (:mod:`bgtools.engine.evalcache`; none unless asked for)
     choices: ChoiceCache  #: the caller's cache of choices (the rollout kernel's; none unless asked for)
+    far: np.ndarray  #: float64[2, FAR_ROLLS] a far race's side on roll (:func:`~bgtools.engine.farrace.far_side_into`)
+    far_key: np.ndarray  #: int8[26] the side ``far`` was made for, and 1 once it is made (see :func:`far_side`)
 
 
 def make_chooser(net: Net | WideNet | tuple, ply: int = 0, prune: int = 4, tables: Optional[_bo.BearoffTables] = None,
@@ -108,7 +113,7 @@ def chooser_buffers_with(net, cache, choices):
                           np.zeros((2, 25), np.int8), np.zeros(5, np.float64), np.zeros(MAX_PLAYS, np.float64),
                           new_inc_base(net), np.zeros(MAX_PLAYS, np.float64), np.zeros(MAX_PLAYS, np.int64),
                           np.zeros(PRUNE_MAX_HIDDEN, np.float32), np.zeros(PRUNE_MAX_HIDDEN, np.float32),
-                          cache, choices)
+                          cache, choices, np.zeros((2, FAR_ROLLS), np.float64), np.zeros(26, np.int8))
 
 
 @nb.njit(cache=True, inline="always")
@@ -207,6 +212,33 @@ def sibling_probs(board, net, bearoff, tables, cache, ev, base, out) -> None:
 
 
 @nb.njit(cache=True, inline="always")
+def far_side(tables, side, buf) -> None:
+    """``buf.far`` for the far race's side on roll ``side`` (25 slots), made again only when the side is not the
+    one it was last made for (variance reduction's 21 rolls of a board, the replies of a 1-ply search)."""
+    key = buf.far_key
+    same = key[25] == 1
+    if same:
+        for q in range(25):
+            if key[q] != side[q]:
+                same = False
+                break
+    if not same:
+        far_side_into(tables, side, buf.far)
+        for q in range(25):
+            key[q] = side[q]
+        key[25] = 1
+
+
+@nb.njit(cache=True, inline="always")
+def far_probs(board, tables, dist, out) -> None:
+    """The value of a play of a roll whose plays all leave a far race (``[1]`` on roll; see
+    :func:`bgtools.engine.farrace.far_race_roll`): exact when the game is over, else
+    :func:`bgtools.engine.farrace.far_probs_with` (``dist``: the side on roll's, made once for the roll)."""
+    if not game_over_probs(board, out):
+        far_probs_with(tables, board, dist, out)
+
+
+@nb.njit(cache=True, inline="always")
 def cached_probs(board, net, bearoff, tables, cache, ev, out) -> None:
     """:func:`cached_static` with the pieces of ``ch`` and ``buf`` taken out.  Exact values
     (a finished game, the bear-off databases) are looked up directly, never through the
@@ -296,12 +328,21 @@ def best_play0(board, d1, d2, ch, buf, best_p, done, args, scale, cubeful) -> in
     best = 0
     best_e = -1e300
     swap_into(board, opp)
-    k = keep_plays(opp, boards, n, ch, buf, (done[0] & 2) != 0)
-    if ch.pkeep > 0 and n > ch.pkeep:  # pruned (pbase made), or never pruned for this board
-        done[0] |= 2
     net, bearoff, tables = ch.net, ch.bearoff, ch.tables
+    far = bearoff and far_race_roll(board, boards, n)  # every play valued from the database
+    if far:
+        far_side(tables, board[0], buf)  # the opponent's, on roll after any of the plays
+        for i in range(n):
+            top[i] = i
+        k = n
+    else:
+        k = keep_plays(opp, boards, n, ch, buf, (done[0] & 2) != 0)
+        if ch.pkeep > 0 and n > ch.pkeep:  # pruned (pbase made), or never pruned for this board
+            done[0] |= 2
     cache, ev, base = buf.cache, buf.ev, buf.base
-    if wants_base(opp, buf, k):  # as set_siblings, the base made once per board
+    if far:
+        base.cls[0] = -1
+    elif wants_base(opp, buf, k):  # as set_siblings, the base made once per board
         if done[0] & 1:
             base.cls[0] = done[1]
         else:
@@ -313,7 +354,10 @@ def best_play0(board, d1, d2, ch, buf, best_p, done, args, scale, cubeful) -> in
     for j in range(k):
         i = top[j]
         swap_into(boards[i], sw)
-        sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
+        if far:
+            far_probs(sw, tables, buf.far, p)
+        else:
+            sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
         if args is None:
             e = -equity_from_probs(p)
         elif cubeful:
@@ -368,13 +412,29 @@ def reply_value(after, ch, buf) -> float:
             tot += weights[r] * equity_from_probs(p)
             continue
         worst = 1e300
-        k = keep_plays(after, boards, n, ch, buf, True)
+        far = bearoff and far_race_roll(opp, boards, n)
+        if far:
+            far_side(tables, opp[0], buf)  # ours: we are on roll after any of his replies
+            for j in range(n):
+                top[j] = j
+            k = n
+        else:
+            k = keep_plays(after, boards, n, ch, buf, True)
+        pick = 0
         for j in range(k):
             swap_into(boards[top[j]], sw)
-            sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
+            if far:
+                far_probs(sw, tables, buf.far, p)
+            else:
+                sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
             e = equity_from_probs(p)  # our equity, we are on roll
             if e < worst:
                 worst = e
+                pick = top[j]
+        if far:  # his far race picks the reply; we value the position it leaves us on its own (farrace's notes)
+            swap_into(boards[pick], sw)
+            static_value(sw, ch, ev, p)
+            worst = equity_from_probs(p)
         tot += weights[r] * worst
     return tot
 
@@ -395,9 +455,15 @@ def choose1(board, d1, d2, ch, buf, best_p) -> int:
     set_siblings(buf.opp, ch, buf, n)
     net, bearoff, tables = ch.net, ch.bearoff, ch.tables
     cache, ev, base = buf.cache, buf.ev, buf.base
+    far = bearoff and far_race_roll(board, boards, n)
+    if far:
+        far_side(tables, board[0], buf)
     for i in range(n):
         swap_into(boards[i], sw)
-        sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
+        if far:
+            far_probs(sw, tables, buf.far, p)
+        else:
+            sibling_probs(sw, net, bearoff, tables, cache, ev, base, p)
         e0[i] = -equity_from_probs(p)
     if ch.stable:
         order = np.argsort(-e0[:n], kind="mergesort")

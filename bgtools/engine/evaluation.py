@@ -29,7 +29,8 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine import bearoff as _bo
-from bgtools.core.dice import ROLL_WEIGHTS
+from bgtools.engine.farrace import FAR_ROLLS, far_probs_with, far_race, far_side_into, race_side_moments
+from bgtools.core.dice import PIPS_PER_ROLL, ROLL_WEIGHTS
 from bgtools.core.movegen import Play
 from bgtools.core.movegen import is_contact as _is_contact
 from bgtools.engine.nets.nn import game_over_probs as _game_over  # finished games scored exactly
@@ -104,7 +105,7 @@ def _exact_kernel(boards, tables, out):
     """Fill ``out`` where the value is known without an evaluator; return that mask.
 
     kind: 0 = needs the evaluator, 1 = game over, 2 = two-sided database (exact),
-    3 = both sides home (one-sided database combination).
+    3 = both sides home (one-sided database combination); :func:`_far_race_kernel` adds 4.
     """
     n = boards.shape[0]
     kind = np.zeros(n, np.int8)
@@ -129,6 +130,42 @@ def _exact_kernel(boards, tables, out):
     return kind
 
 
+@nb.njit(cache=True)
+def _far_race_kernel(boards, rolls_of, tables, out, kind) -> None:
+    """Where every board of a roll (``rolls_of``: the same number for the plays of one roll, which
+    come together) is a :func:`~bgtools.engine.farrace.far_race` or a finished game, value those
+    not over by :func:`~bgtools.engine.farrace.far_probs_with` (``kind`` 4)."""
+    n = boards.shape[0]
+    start = 0
+    tmp = np.zeros(5, np.float64)
+    dist = np.zeros((2, FAR_ROLLS), np.float64)
+    while start < n:
+        end = start + 1
+        while end < n and rolls_of[end] == rolls_of[start]:
+            end += 1
+        ok = True
+        some = False
+        for i in range(start, end):
+            if kind[i] == 1:
+                continue
+            if kind[i] != 0 or not far_race(boards[i]):
+                ok = False
+                break
+            some = True
+        if ok and some:
+            made = False
+            for i in range(start, end):
+                if kind[i] == 0:
+                    if not made:  # the side on roll is the same after every play of the roll
+                        far_side_into(tables, boards[i, 1], dist)
+                        made = True
+                    far_probs_with(tables, boards[i], dist, tmp)
+                    for k in range(5):
+                        out[i, k] = tmp[k]
+                    kind[i] = 4
+        start = end
+
+
 # ----------------------------------------------------------------------------- heuristic
 # Rolls out of 36 that hit a blot at distance d (1..24), ignoring blocking points.
 _HIT36 = np.zeros(25, np.float64)
@@ -136,36 +173,13 @@ for _d, _n in {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3
                15: 1, 16: 1, 18: 1, 20: 1, 24: 1}.items():
     _HIT36[_d] = _n / 36.0
 
-_PIPS_PER_ROLL = 294.0 / 36.0  # 8.1667
+_PIPS_PER_ROLL = PIPS_PER_ROLL  # (bgtools.core.dice)
 
 
 @nb.njit(cache=True)
-def _race_side(side, os_mean, os_var, os_gmean, os_gvar):
-    """(mean, variance) of rolls to bear off, and of rolls to take the first checker off,
-    estimated for a side that may still have checkers outside its home board: outside
-    checkers travel to the 6, 5 and 4 points at 8.17 pips a roll, then the one-sided
-    database takes over."""
-    home = np.zeros(6, np.int64)
-    for p in range(6):
-        home[p] = side[p]
-    travel = 0.0
-    k = 0
-    for p in range(24, 5, -1):
-        for _ in range(side[p]):
-            target = 5 - (k % 3)
-            travel += p - target
-            home[target] += 1
-            k += 1
-    idx = _bo.bearoff_index(home)
-    t = travel / _PIPS_PER_ROLL
-    extra_var = travel * 0.28 / _PIPS_PER_ROLL
-    return os_mean[idx] + t, os_var[idx] + extra_var, os_gmean[idx] + t, os_gvar[idx] + extra_var
-
-
-@nb.njit(cache=True)
-def _race_probs(board, os_mean, os_var, os_gmean, os_gvar, out):
-    m1, v1, g1, gv1 = _race_side(board[1], os_mean, os_var, os_gmean, os_gvar)
-    m0, v0, g0, gv0 = _race_side(board[0], os_mean, os_var, os_gmean, os_gvar)
+def _race_probs(board, moments, out):
+    m1, v1, g1, gv1 = race_side_moments(board[1], moments)
+    m0, v0, g0, gv0 = race_side_moments(board[0], moments)
     # the player on roll wins when his rolls <= the opponent's (he rolls first)
     out[0] = _phi((m0 - m1 + 0.5) / math.sqrt(v0 + v1 + 0.25))
     n0 = 0
@@ -258,7 +272,7 @@ def _contact_probs(board, os_mean, out):
 
 
 @nb.njit(cache=True)
-def _heuristic_kernel(boards, os_mean, os_var, os_gmean, os_gvar):
+def _heuristic_kernel(boards, os_mean, moments):
     n = boards.shape[0]
     out = np.zeros((n, 5), np.float64)
     tmp = np.zeros(5, np.float64)
@@ -269,7 +283,7 @@ def _heuristic_kernel(boards, os_mean, os_var, os_gmean, os_gvar):
         elif _is_contact(b):
             _contact_probs(b, os_mean, tmp)
         else:
-            _race_probs(b, os_mean, os_var, os_gmean, os_gvar, tmp)
+            _race_probs(b, moments, tmp)
         for k in range(5):
             out[i, k] = tmp[k]
     return out
@@ -291,16 +305,12 @@ class HeuristicEvaluator:
 
     def __init__(self) -> None:
         db = _bo.load_databases()
-        k = np.arange(_bo.MAX_ROLLS, dtype=np.float64)
         self._mean = db.os_mean
-        self._var = np.maximum(db.os_rolls @ (k * k) - db.os_mean**2, 0.0)
-        gm = db.os_gammon @ k
-        self._gmean = gm
-        self._gvar = np.maximum(db.os_gammon @ (k * k) - gm**2, 0.0)
+        self._moments = db.os_moments  #: (mean, variance) of rolls to bear off and to the first checker off
 
     def evaluate_boards(self, boards: np.ndarray) -> np.ndarray:
         b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
-        return _heuristic_kernel(b, self._mean, self._var, self._gmean, self._gvar)
+        return _heuristic_kernel(b, self._mean, self._moments)
 
     def __repr__(self) -> str:
         return f"HeuristicEvaluator(version={self.version!r})"
@@ -343,18 +353,31 @@ def evaluator_setting(ev: Evaluator) -> str:
 
 
 # ----------------------------------------------------------------------------- static values
-def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, siblings_of=None) -> np.ndarray:
+def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, siblings_of=None,
+                 rolls_of: np.ndarray | None = None) -> np.ndarray:
     """0-ply float64[n, 5]: exact where known (games over, bear-off databases), else the evaluator.
 
     ``siblings_of``: ``(parents, parent_of)`` when the boards are plays of a few positions
     (``parents``, laid out as the boards are, ``parent_of[i]`` the parent of board ``i``, not
     decreasing): our net then values each from its parent's first layer
-    (:func:`bgtools.engine.nets.incremental.evaluate_siblings`; equal to float32 rounding)."""
+    (:func:`bgtools.engine.nets.incremental.evaluate_siblings`; equal to float32 rounding).
+    ``rolls_of``: when the boards are the plays of rolls (int64 per board, the same for the plays of
+    one roll, which come together): the plays of a roll that all leave a race with the mover home
+    and the other side outside are valued from the bear-off database
+    (:func:`bgtools.engine.farrace.far_race_probs_into`), as the rollouts' chooser values them."""
+    return _static_kinds(boards, evaluator, siblings_of, rolls_of)[0]
+
+
+def _static_kinds(boards: np.ndarray, evaluator: Evaluator | None, siblings_of, rolls_of) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`static_probs` and the kind of each value (:func:`_exact_kernel`'s, 4 for a far race's)."""
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     db = _bo.load_databases()
     out = np.zeros((b.shape[0], 5), np.float64)
-    kind = _exact_kernel(b, db.tables(), out)
+    tables = db.tables()
+    kind = _exact_kernel(b, tables, out)
+    if rolls_of is not None and b.shape[0]:
+        _far_race_kernel(b, np.ascontiguousarray(rolls_of, np.int64), tables, out, kind)
     need = np.flatnonzero(kind == 0)
     if need.size:
         if siblings_of is not None and isinstance(ev, NeuralEvaluator):
@@ -363,7 +386,7 @@ def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, sibling
                                           ev.weights.arrays())
         else:
             out[need] = ev.evaluate_boards(b[need])
-    return out
+    return out, kind
 
 
 # ----------------------------------------------------------------------------- lookahead
@@ -381,7 +404,8 @@ def _average_over_rolls(child_probs, n):
 
 
 def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None, *,
-                    on_replies: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
+                    on_replies: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None,
+                    rolls_of: np.ndarray | None = None) -> np.ndarray:
     """float64[n, 5] at ``ply`` (0, 1, 2, ...) for int8[n, 2, 25] boards (``[1]`` on roll).
 
     At each level the opponent answers every roll with his best play by 0 ply; when the
@@ -389,12 +413,14 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
     shipped net does), only the plays of each roll that its pruning net ranks first are
     valued by the evaluator to find that best play.  ``on_replies(boards, replies, probs)`` is
     given each level's :func:`best_replies` (a cubeful search of the same boards takes them:
-    :meth:`bgtools.engine.cubeful.cubesearch.CubeSearch.remember`)."""
+    :meth:`bgtools.engine.cubeful.cubesearch.CubeSearch.remember`).  ``rolls_of``: the boards are
+    the plays of rolls, as :func:`static_probs` takes it (it changes only 0-ply values: deeper, a
+    board's value is its search's, whatever its siblings)."""
     if ply < 0:
         raise ValueError(f"ply must be 0 or more, not {ply}")
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
-    out = static_probs(b, ev)
+    out = static_probs(b, ev, rolls_of=rolls_of)
     if ply == 0 or b.shape[0] == 0:
         return out
     db = _bo.load_databases()
@@ -417,7 +443,10 @@ def best_replies(boards: np.ndarray, evaluator: Evaluator | None = None) -> tupl
     itself turned round) and its 0-ply values for the opponent: (int8[n * 21, 2, 25],
     float64[n * 21, 5]).  With a pruning net (``evaluator.prune``) the evaluator values only the
     plays of each roll the pruning net ranks first; the plays are valued from their board's
-    first layer (:func:`static_probs` with ``siblings_of``)."""
+    first layer (:func:`static_probs` with ``siblings_of``).  A roll whose plays all leave a far race
+    (:mod:`bgtools.engine.farrace`) is answered by the play the far-race values rank first, and that play's
+    position is valued on its own: the values passed up compare the plays above, which differ in the side the
+    far-race estimate sees only coarsely."""
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     children, offsets = expand_children(b)
@@ -427,9 +456,14 @@ def best_replies(boards: np.ndarray, evaluator: Evaluator | None = None) -> tupl
         sel, offsets = prune_select(values, offsets, pruning.keep)
         children = children[sel]
     counts = offsets[21::21] - offsets[:-1:21]  # children per board
-    p0 = static_probs(children, ev, (b[:, ::-1], np.repeat(np.arange(b.shape[0]), counts)))
+    rolls_of = np.repeat(np.arange(offsets.size - 1), np.diff(offsets))  # (board, roll) of each child
+    p0, kind = _static_kinds(children, ev, (b[:, ::-1], np.repeat(np.arange(b.shape[0]), counts)), rolls_of)
     best = best_children(equity(p0), offsets)
-    return children[best], p0[best]
+    chosen, p_best = children[best], p0[best]
+    far = np.flatnonzero(kind[best] == 4)
+    if far.size:  # a far race picks the reply; the position it leaves is valued on its own (see bgtools.engine.farrace)
+        p_best[far] = static_probs(chosen[far], ev)
+    return chosen, p_best
 
 
 # ----------------------------------------------------------------------------- public API
@@ -482,10 +516,14 @@ def evaluate(position: Position, ply: int = 0, evaluator: Evaluator | None = Non
     return Evaluation(probs, float(equity(p)), ply, _version(ev))
 
 
-def evaluate_plays(after_boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None) -> np.ndarray:
+def evaluate_plays(after_boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None,
+                   rolls_of: np.ndarray | None = None) -> np.ndarray:
     """All candidate plays of a roll at once: boards after each play, **opponent on roll**;
-    returns float64[n, 5] for the mover."""
-    return invert_probs(evaluate_boards(after_boards, ply, evaluator))
+    returns float64[n, 5] for the mover.  Plays of several rolls in one call: ``rolls_of`` (int64 per
+    board, the same for the plays of one roll, which come together; see :func:`static_probs`)."""
+    b = np.ascontiguousarray(after_boards, dtype=np.int8).reshape(-1, 2, 25)
+    groups = np.zeros(b.shape[0], np.int64) if rolls_of is None else rolls_of
+    return invert_probs(evaluate_boards(b, ply, evaluator, rolls_of=groups))
 
 
 def evaluate_candidates(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
@@ -516,11 +554,12 @@ def evaluate_candidates(position: Position, dice: Sequence[int], ply: int = 0, e
 
 def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
                move_filter: MoveFilter = MoveFilter()) -> list[RankedPlay]:
-    """The legal plays of ``dice`` ranked best first by cubeless equity at ``ply``."""
+    """The legal plays of ``dice`` ranked best first by cubeless equity at ``ply`` (of equal ones, the play that
+    bears off most first: :attr:`~bgtools.core.movegen.Play.borne_off`)."""
     plays, _, probs, eq, depth = evaluate_candidates(position, dice, ply, evaluator, move_filter)
     if not plays:
         return []
-    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -eq[i]))
+    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -eq[i], -plays[i].borne_off))
     best = eq[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(eq[i]), float(eq[i] - best),
                        int(depth[i])) for i in ranking]

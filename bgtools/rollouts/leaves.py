@@ -20,6 +20,7 @@ from numba.core import types as nbt
 from bgtools.core.movegen import generate_boards, is_contact, new_move_buffers
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as _bo
+from bgtools.engine.farrace import FAR_ROLLS, far_probs_with, far_race_roll, far_side_into
 from bgtools.engine.chooser import Chooser, chooser_buffers_with, make_chooser
 from bgtools.engine.cubeful.cube import CubeArgs, cube_values, cube_x, cubeful_value, flip_owner
 from bgtools.engine.cubeful.met import METS, load_met, mwc_after
@@ -83,6 +84,10 @@ def _moves_and_nets(ch: Chooser) -> None:
     if tables.ts.shape[0] > 0:
         _bo.ts_lookup(tables.ts, b)
         _bo.one_sided_probs_into(tables.os_rolls, tables.os_gammon, b, np.zeros(5))
+        far_race_roll(b, moves.boards, 0)
+        dist = np.zeros((2, FAR_ROLLS))
+        far_side_into(tables, b[0], dist)
+        far_probs_with(tables, b, dist, np.zeros(5))
     met = load_met(next(iter(METS)))
     mwc_after(met.pre, met.post, 1, 1, 1)
 

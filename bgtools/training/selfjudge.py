@@ -118,7 +118,8 @@ def self_judge(weights: Weights, rolls: SelfJudgeRolls, referee: Optional[Weight
         after.extend(p.after.to_array() for p in plays)
         offs.append(len(after))
     boards = np.stack(after)
-    eq0 = np.asarray(equity(evaluate_plays(boards, 0, ev)))
+    rolls_of = np.repeat(np.arange(len(offs) - 1), np.diff(offs))  # the plays of each roll together
+    eq0 = np.asarray(equity(evaluate_plays(boards, 0, ev, rolls_of)))
     cand: list[np.ndarray] = []
     for i in range(len(offs) - 1):
         e = eq0[offs[i]:offs[i + 1]]

@@ -32,12 +32,11 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from bgtools.core.dice import PIPS_PER_ROLL
 from bgtools.core.position import Position, PositionClass
 
 __all__ = ["RaceCounts", "race_counts", "race_report", "effective_pip_count", "keith_count",
            "thorp_count", "trice_plt", "kleinman"]
-
-PIPS_PER_ROLL = 49.0 / 6.0
 
 
 @dataclass(frozen=True, slots=True)

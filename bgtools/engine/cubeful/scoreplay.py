@@ -55,7 +55,7 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
         met = search.met
         assert met is not None
         value = CubeStake.at(met, info.away[0], info.away[1], info.cube).normalise(1.0 - theirs)
-    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -value[i]))
+    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -value[i], -plays[i].borne_off))
     best = value[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(value[i]), float(value[i] - best),
                        int(depth[i])) for i in ranking]
