@@ -137,31 +137,25 @@ def _far_race_kernel(boards, rolls_of, tables, out, kind) -> None:
     not over by :func:`~bgtools.engine.farrace.far_probs_with` (``kind`` 4)."""
     n = boards.shape[0]
     start = 0
-    tmp = np.zeros(5, np.float64)
     dist = np.zeros((2, FAR_ROLLS), np.float64)
     while start < n:
         end = start + 1
         while end < n and rolls_of[end] == rolls_of[start]:
             end += 1
-        ok = True
-        some = False
+        first = -1  # a board of the roll not over: the side on roll is the same after every play of it
         for i in range(start, end):
             if kind[i] == 1:
                 continue
             if kind[i] != 0 or not far_race(boards[i]):
-                ok = False
+                first = -1
                 break
-            some = True
-        if ok and some:
-            made = False
-            for i in range(start, end):
+            if first < 0:
+                first = i
+        if first >= 0:
+            far_side_into(tables, boards[first, 1], dist)
+            for i in range(first, end):
                 if kind[i] == 0:
-                    if not made:  # the side on roll is the same after every play of the roll
-                        far_side_into(tables, boards[i, 1], dist)
-                        made = True
-                    far_probs_with(tables, boards[i], dist, tmp)
-                    for k in range(5):
-                        out[i, k] = tmp[k]
+                    far_probs_with(tables, boards[i], dist, out[i])
                     kind[i] = 4
         start = end
 
