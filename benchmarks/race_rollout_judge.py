@@ -15,8 +15,9 @@ the shipped race block) are valued as ``race_inputs_judge.py`` values them::
     PYTHONPATH=. python benchmarks/race_rollout_judge.py [--rolls 600] [--trials 16] SHIPPED|NET.npz ...
 
 (``shipped`` names the shipped net; every net's plays of a roll are valued as the engine values them, far races
-from the bear-off database (``race_hybrid.py``); ``alone`` names the shipped net valuing each board on its own, as
-the engine did before far races.)  Only our own nets and databases are used.
+from the bear-off database (``race_hybrid.py``) and bear-ins by the mover's next two rolls (``bgtools.engine.bearin``);
+``alone`` names the shipped net valuing each board on its own, as the engine did before far races; ``farrace`` the
+shipped net with far races but no bear-ins, as the engine did before bear-ins.)  Only our own nets and databases are used.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _mean_se(v: np.ndarray) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("nets", nargs="+", help="'shipped', 'alone' or .npz nets; the first is the one the others are "
+    ap.add_argument("nets", nargs="+", help="'shipped', 'alone', 'farrace' or .npz nets; the first is the one the others are "
                     "paired against")
     ap.add_argument("--rolls", type=int, default=600)
     ap.add_argument("--trials", type=int, default=16, help="variance-reduced rollout trials per play")
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=int, default=6, help="the first net's best plays rolled out per roll (and every net's pick)")
     args = ap.parse_args(argv)
     shipped = load_weights(None)
-    nets = [shipped if name in ("shipped", "alone") else Weights.load(name) for name in args.nets]
+    nets = [shipped if name in ("shipped", "alone", "farrace") else Weights.load(name) for name in args.nets]
     t0 = time.perf_counter()
     rolls = held_out_rolls(shipped, args.rolls, args.seed, categories=("race",))
     boards, offs = [], [0]
@@ -62,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     after = np.stack(boards).astype(np.int8)
     rolls_of = np.repeat(np.arange(len(offs) - 1), np.diff(offs))
     evals = [equity(invert_probs(evaluate_boards(after, 0, NeuralEvaluator(w)))) if name == "alone"
-             else equity(evaluate_plays(after, 0, RaceNetEvaluator(w), rolls_of))  # (exact positions exactly)
+             else equity(evaluate_plays(after, 0, RaceNetEvaluator(w), rolls_of, bear_ins=name != "farrace"))
+             # (exact positions exactly)
              for name, w in zip(args.nets, nets)]
     t1 = time.perf_counter()
     # the candidates of a roll: the first net's best plays within 0.2 (at most --keep) and every net's pick,

@@ -47,6 +47,7 @@ def _evaluation() -> None:
         assess_position(pos, state, ply, evaluator=ev)
         rank_plays(pos, (3, 1), ply, ev)
         rank_plays_at_score(pos, (3, 1), state, ply, ev)
+    rank_plays(Position.from_id("HwAAwNsbUAEAAA"), (6, 5), 0, ev)  # a bear-in (compiled when first needed)
 
 
 def _search_callees() -> None:

@@ -29,6 +29,7 @@ import numba as nb
 import numpy as np
 
 from bgtools.engine import bearoff as _bo
+from bgtools.engine.bearin import bear_in_rolls_into, some_bear_in
 from bgtools.engine.farrace import FAR_ROLLS, far_probs_with, far_race, far_side_into, race_side_moments
 from bgtools.core.dice import PIPS_PER_ROLL, ROLL_WEIGHTS
 from bgtools.core.movegen import Play
@@ -105,7 +106,8 @@ def _exact_kernel(boards, tables, out):
     """Fill ``out`` where the value is known without an evaluator; return that mask.
 
     kind: 0 = needs the evaluator, 1 = game over, 2 = two-sided database (exact),
-    3 = both sides home (one-sided database combination); :func:`_far_race_kernel` adds 4.
+    3 = both sides home (one-sided database combination); :func:`_far_race_kernel` adds 4,
+    :func:`~bgtools.engine.bearin.bear_in_rolls_into` 5.
     """
     n = boards.shape[0]
     kind = np.zeros(n, np.int8)
@@ -348,7 +350,7 @@ def evaluator_setting(ev: Evaluator) -> str:
 
 # ----------------------------------------------------------------------------- static values
 def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, siblings_of=None,
-                 rolls_of: np.ndarray | None = None) -> np.ndarray:
+                 rolls_of: np.ndarray | None = None, bear_ins: bool = True) -> np.ndarray:
     """0-ply float64[n, 5]: exact where known (games over, bear-off databases), else the evaluator.
 
     ``siblings_of``: ``(parents, parent_of)`` when the boards are plays of a few positions
@@ -358,12 +360,16 @@ def static_probs(boards: np.ndarray, evaluator: Evaluator | None = None, sibling
     ``rolls_of``: when the boards are the plays of rolls (int64 per board, the same for the plays of
     one roll, which come together): the plays of a roll that all leave a race with the mover home
     and the other side outside are valued from the bear-off database
-    (:func:`bgtools.engine.farrace.far_race_probs_into`), as the rollouts' chooser values them."""
-    return _static_kinds(boards, evaluator, siblings_of, rolls_of)[0]
+    (:func:`bgtools.engine.farrace.far_race_probs_into`), as the rollouts' chooser values them; those that all leave
+    the other side home and the mover near it (or both home) by the mover's next two rolls played out against the
+    database (:mod:`bgtools.engine.bearin`; ``bear_ins`` False: by the evaluator, as the rollouts' chooser)."""
+    return _static_kinds(boards, evaluator, siblings_of, rolls_of, bear_ins)[0]
 
 
-def _static_kinds(boards: np.ndarray, evaluator: Evaluator | None, siblings_of, rolls_of) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`static_probs` and the kind of each value (:func:`_exact_kernel`'s, 4 for a far race's)."""
+def _static_kinds(boards: np.ndarray, evaluator: Evaluator | None, siblings_of, rolls_of,
+                  bear_ins: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`static_probs` and the kind of each value (:func:`_exact_kernel`'s, 4 for a far race's, 5 for a
+    bear-in's; ``bear_ins`` False: no bear-ins, as the searches' replies)."""
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     db = _bo.load_databases()
@@ -371,7 +377,10 @@ def _static_kinds(boards: np.ndarray, evaluator: Evaluator | None, siblings_of, 
     tables = db.tables()
     kind = _exact_kernel(b, tables, out)
     if rolls_of is not None and b.shape[0]:
-        _far_race_kernel(b, np.ascontiguousarray(rolls_of, np.int64), tables, out, kind)
+        groups = np.ascontiguousarray(rolls_of, np.int64)
+        _far_race_kernel(b, groups, tables, out, kind)
+        if bear_ins and some_bear_in(b, kind):
+            bear_in_rolls_into(b, groups, tables, out, kind)
     need = np.flatnonzero(kind == 0)
     if need.size:
         if siblings_of is not None and isinstance(ev, NeuralEvaluator):
@@ -399,7 +408,7 @@ def _average_over_rolls(child_probs, n):
 
 def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None, *,
                     on_replies: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None,
-                    rolls_of: np.ndarray | None = None) -> np.ndarray:
+                    rolls_of: np.ndarray | None = None, bear_ins: bool = True) -> np.ndarray:
     """float64[n, 5] at ``ply`` (0, 1, 2, ...) for int8[n, 2, 25] boards (``[1]`` on roll).
 
     At each level the opponent answers every roll with his best play by 0 ply; when the
@@ -409,12 +418,12 @@ def evaluate_boards(boards: np.ndarray, ply: int = 0, evaluator: Evaluator | Non
     given each level's :func:`best_replies` (a cubeful search of the same boards takes them:
     :meth:`bgtools.engine.cubeful.cubesearch.CubeSearch.remember`).  ``rolls_of``: the boards are
     the plays of rolls, as :func:`static_probs` takes it (it changes only 0-ply values: deeper, a
-    board's value is its search's, whatever its siblings)."""
+    board's value is its search's, whatever its siblings); ``bear_ins`` as :func:`static_probs` takes it."""
     if ply < 0:
         raise ValueError(f"ply must be 0 or more, not {ply}")
     ev = evaluator or default_evaluator()
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
-    out = static_probs(b, ev, rolls_of=rolls_of)
+    out = static_probs(b, ev, rolls_of=rolls_of, bear_ins=bear_ins)
     if ply == 0 or b.shape[0] == 0:
         return out
     db = _bo.load_databases()
@@ -451,7 +460,8 @@ def best_replies(boards: np.ndarray, evaluator: Evaluator | None = None) -> tupl
         children = children[sel]
     counts = offsets[21::21] - offsets[:-1:21]  # children per board
     rolls_of = np.repeat(np.arange(offsets.size - 1), np.diff(offsets))  # (board, roll) of each child
-    p0, kind = _static_kinds(children, ev, (b[:, ::-1], np.repeat(np.arange(b.shape[0]), counts)), rolls_of)
+    p0, kind = _static_kinds(children, ev, (b[:, ::-1], np.repeat(np.arange(b.shape[0]), counts)), rolls_of,
+                             bear_ins=False)
     best = best_children(equity(p0), offsets)
     chosen, p_best = children[best], p0[best]
     far = np.flatnonzero(kind[best] == 4)
@@ -511,13 +521,14 @@ def evaluate(position: Position, ply: int = 0, evaluator: Evaluator | None = Non
 
 
 def evaluate_plays(after_boards: np.ndarray, ply: int = 0, evaluator: Evaluator | None = None,
-                   rolls_of: np.ndarray | None = None) -> np.ndarray:
+                   rolls_of: np.ndarray | None = None, bear_ins: bool = True) -> np.ndarray:
     """All candidate plays of a roll at once: boards after each play, **opponent on roll**;
     returns float64[n, 5] for the mover.  Plays of several rolls in one call: ``rolls_of`` (int64 per
-    board, the same for the plays of one roll, which come together; see :func:`static_probs`)."""
+    board, the same for the plays of one roll, which come together; see :func:`static_probs`, which takes
+    ``bear_ins`` too)."""
     b = np.ascontiguousarray(after_boards, dtype=np.int8).reshape(-1, 2, 25)
     groups = np.zeros(b.shape[0], np.int64) if rolls_of is None else rolls_of
-    return invert_probs(evaluate_boards(b, ply, evaluator, rolls_of=groups))
+    return invert_probs(evaluate_boards(b, ply, evaluator, rolls_of=groups, bear_ins=bear_ins))
 
 
 def evaluate_candidates(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,

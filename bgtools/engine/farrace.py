@@ -36,8 +36,8 @@ from bgtools.core.dice import PIPS_PER_ROLL
 from bgtools.core.movegen import is_contact
 from bgtools.engine.bearoff import MAX_ROLLS, bearoff_index
 
-__all__ = ["FAR_ROLLS", "race_side_moments", "far_race", "far_race_roll", "far_side_into", "far_probs_with",
-           "far_race_probs_into"]
+__all__ = ["FAR_ROLLS", "race_side_moments", "normal_rolls_into", "far_race", "far_race_roll", "far_side_into",
+           "far_probs_with", "far_race_probs_into"]
 
 FAR_ROLLS = 40  #: rolls a far race's estimated side is counted to (the database's 32 and a tail)
 
@@ -121,7 +121,7 @@ def _behind(mover, other) -> bool:
 
 
 @nb.njit(cache=True)
-def _normal_into(mean, var, p) -> None:
+def normal_rolls_into(mean, var, p) -> None:
     """``p[k]`` = P(k rolls), k < :data:`FAR_ROLLS`, for a normal of ``mean`` and ``var`` counted in whole rolls
     (variance at least 0.05, plus 1/12 for the rounding; the tails in the first and the last)."""
     sd = math.sqrt(max(var, 0.05) + 1.0 / 12.0) * math.sqrt(2.0)
@@ -141,8 +141,8 @@ def far_side_into(tables, side, dist) -> None:
     :data:`FAR_ROLLS`]): ``dist[0, k]`` = P(he bears off in exactly k rolls), ``dist[1, k]`` = P(his first checker
     comes off in exactly k rolls).  The same for every play of a roll (the mover's plays leave him as he is)."""
     m, v, g, gv = race_side_moments(side, tables.os_moments)
-    _normal_into(m, v, dist[0])
-    _normal_into(g, gv, dist[1])
+    normal_rolls_into(m, v, dist[0])
+    normal_rolls_into(g, gv, dist[1])
 
 
 @nb.njit(cache=True)
