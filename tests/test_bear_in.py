@@ -5,7 +5,6 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from conftest import isolated_cache
 
 from bgtools.core.dice import ROLL_WEIGHTS, ROLLS
 from bgtools.core.movegen import generate_boards, new_move_buffers
@@ -14,24 +13,10 @@ from bgtools.engine import bearoff as B
 from bgtools.engine.evaluation import equity, evaluate_plays, static_probs
 from bgtools.engine.nets.networks import load_weights
 from bgtools.engine.nets.nn import NeuralEvaluator
+import test_far_race
+from test_far_race import HOME, board
 
-
-@pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    with isolated_cache(tmp_path_factory.getbasetemp() / "bgtools-cache"):
-        yield B.load_databases()
-
-
-def board(on_roll: dict[int, int], moved: dict[int, int]) -> np.ndarray:
-    """int8[2, 25]: ``[1]`` the side on roll, ``[0]`` the side that has just moved; points 1-24 (25 = bar), each side's own."""
-    b = np.zeros((2, 25), np.int8)
-    for side, pts in ((1, on_roll), (0, moved)):
-        for p, n in pts.items():
-            b[side, p - 1] = n
-    return b
-
-
-HOME = {1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2}  # 15 checkers home
+db = test_far_race.db  # the far races' fixture: the databases in a cache folder of the test's own
 ACE5 = {1: 5}  # five checkers on his ace point (ten off): off in two rolls with a double among them, else three
 
 

@@ -49,7 +49,7 @@ from numba.typed import Dict
 from bgtools.core.dice import ROLL_WEIGHTS, ROLLS
 from bgtools.core.movegen import generate_boards, is_contact, new_move_buffers
 from bgtools.engine.bearoff import MAX_ROLLS, bearoff_index, in_one_sided
-from bgtools.engine.farrace import FAR_ROLLS, race_side_moments
+from bgtools.engine.farrace import FAR_ROLLS, has_outside, race_side_moments
 
 __all__ = ["LOOKAHEAD", "NEAR_PIPS", "NEAR_CHECKERS", "SCREEN", "outside_pips", "bear_in", "bear_in_probs_into", "new_memo",
            "some_bear_in", "bear_in_rolls_into"]
@@ -59,14 +59,6 @@ LOOKAHEAD = 2  #: the mover's rolls played out exactly before the database or th
 NEAR_PIPS = 24  #: a bear-in: the mover at most three rolls' pips from home (two played out, the third estimated)
 NEAR_CHECKERS = 6  #: ... and at most three rolls' dice: checkers outside
 SCREEN = 8  #: of the mover's plays of his next roll, those played out a roll further (the best by the estimate)
-
-
-@nb.njit(cache=True, inline="always")
-def _outside(side) -> bool:
-    for p in range(6, 25):
-        if side[p] != 0:
-            return True
-    return False
 
 
 @nb.njit(cache=True, inline="always")
@@ -92,7 +84,7 @@ def bear_in(board) -> bool:
     """Whether ``board`` (``[1]`` on roll) is out of contact with the side on roll home and the side that has just
     moved (``[0]``) still outside his home board, with at most :data:`NEAR_CHECKERS` checkers and :data:`NEAR_PIPS`
     pips to bring home: about three rolls' worth, of which :func:`bear_in_probs_into` plays out two."""
-    if not in_one_sided(board[1]) or not _outside(board[0]) or is_contact(board):
+    if not in_one_sided(board[1]) or not has_outside(board[0]) or is_contact(board):
         return False
     n = 0
     for p in range(6, 25):

@@ -36,8 +36,8 @@ from bgtools.core.dice import PIPS_PER_ROLL
 from bgtools.core.movegen import is_contact
 from bgtools.engine.bearoff import MAX_ROLLS, bearoff_index
 
-__all__ = ["FAR_ROLLS", "race_side_moments", "normal_rolls_into", "far_race", "far_race_roll", "far_side_into",
-           "far_probs_with", "far_race_probs_into"]
+__all__ = ["FAR_ROLLS", "race_side_moments", "normal_rolls_into", "has_outside", "far_race", "far_race_roll",
+           "far_side_into", "far_probs_with", "far_race_probs_into"]
 
 FAR_ROLLS = 40  #: rolls a far race's estimated side is counted to (the database's 32 and a tail)
 
@@ -67,7 +67,8 @@ def race_side_moments(side, moments):
 
 
 @nb.njit(cache=True, inline="always")
-def _outside(side) -> bool:
+def has_outside(side) -> bool:
+    """Whether a side (25 slots) has checkers outside its home board (the bar included)."""
     for p in range(6, 25):
         if side[p] != 0:
             return True
@@ -78,7 +79,7 @@ def _outside(side) -> bool:
 def far_race(board) -> bool:
     """Whether ``board`` (``[1]`` on roll) is a race, out of contact, in which the side that has
     just moved (``[0]``) is home (with checkers left) and the side on roll has checkers outside."""
-    if _outside(board[0]) or not _outside(board[1]) or board[1, 24] != 0:
+    if has_outside(board[0]) or not has_outside(board[1]) or board[1, 24] != 0:
         return False
     n = 0
     for p in range(6):
@@ -93,10 +94,10 @@ def far_race_roll(board, boards, n) -> bool:
     """Whether every one of the ``n`` plays ``boards[:n]`` of the roll from ``board`` (all with the
     mover as ``[1]``, before the opponent's turn) leaves a :func:`far_race` (or ends the game):
     the engine then values them all by :func:`far_race_probs_into`."""
-    if n == 0 or not _outside(board[0]) or board[0, 24] != 0:
+    if n == 0 or not has_outside(board[0]) or board[0, 24] != 0:
         return False
     for i in range(n):
-        if _outside(boards[i, 1]):
+        if has_outside(boards[i, 1]):
             return False
     # the mover home after every play and the other side outside (the same after any play: no hits out of
     # contact); out of contact before the roll, out of contact after it; else play by play
