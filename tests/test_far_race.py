@@ -58,6 +58,8 @@ def reference(db, b: np.ndarray) -> np.ndarray:
         cdf = np.array([0.5 * (1 + math.erf((i + 0.5 - mean) / (sd * math.sqrt(2)))) for i in range(k)])
         p = np.diff(np.concatenate([[0.0], cdf]))
         p[-1] += 1 - p.sum()
+        p[1] += p[0]  # a side outside needs a roll at least
+        p[0] = 0.0
         return p
 
     rx, gx = normal(m, v), normal(g, gv)
@@ -80,6 +82,31 @@ def test_the_kernel_is_the_formula(db, on_roll, moved):
     F.far_race_probs_into(db.tables(), b, out)
     np.testing.assert_allclose(out, reference(db, b), atol=1e-12)
     assert 0.0 <= out[1] <= out[0] <= 1.0 and 0.0 <= out[3] <= 1.0 - out[0] and out[2] == out[4] == 0.0
+
+
+@pytest.mark.parametrize("on_roll, moved", [
+    ({7: 1, 1: 1}, {1: 1}),
+    ({7: 1, 1: 1}, {1: 2, 3: 1, 6: 2}),
+    ({7: 1, 1: 14}, HOME),  # 15 checkers each: gammons both ways
+    ({7: 1, 1: 14}, {2: 5, 4: 5, 6: 5}),
+])
+def test_the_mass_on_0_rolls_is_the_mass_on_1(db, on_roll, moved):
+    """The normal's estimate puts mass below half a roll (one checker on the 7 point, the rest on the 1: more than
+    1 %), which a side outside cannot take; he rolls first and the mover needs a roll at least, so moving it to 1
+    roll changes no value (the bear-in leaves, where the side outside rolls second, must move it)."""
+    b = board(on_roll, moved)
+    assert F.far_race(b)
+    dist = np.zeros((2, F.FAR_ROLLS))
+    F.far_side_into(db.tables(), b[1].astype(np.int64), dist)
+    assert dist[:, 0].max() > 0.01  # to bear off (two checkers), or to take the first checker off (fifteen)
+    shifted = dist.copy()
+    shifted[:, 1] += shifted[:, 0]
+    shifted[:, 0] = 0.0
+    a, c = np.zeros(5), np.zeros(5)
+    F.far_probs_with(db.tables(), b, dist, a)
+    F.far_probs_with(db.tables(), b, shifted, c)
+    np.testing.assert_allclose(a, c, atol=1e-15)
+    assert a[0] > 0.0 and (a[1] > 0.0 or a[3] > 0.0 or sum(moved.values()) < 15 > sum(on_roll.values()))
 
 
 def test_a_better_bear_off_is_worth_more(db):

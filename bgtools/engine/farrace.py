@@ -140,7 +140,10 @@ def normal_rolls_into(mean, var, p) -> None:
 def far_side_into(tables, side, dist) -> None:
     """The estimated distributions of the side on roll of a far race (25 slots), into ``dist`` (float64[2,
     :data:`FAR_ROLLS`]): ``dist[0, k]`` = P(he bears off in exactly k rolls), ``dist[1, k]`` = P(his first checker
-    comes off in exactly k rolls).  The same for every play of a roll (the mover's plays leave him as he is)."""
+    comes off in exactly k rolls).  The same for every play of a roll (the mover's plays leave him as he is).  The
+    normal puts some mass on 0 rolls, which a side outside cannot take; here that is the same as 1 roll: he rolls
+    first, and the mover, with checkers left, needs a roll at least whichever it is (the bear-in leaves, where the
+    side outside rolls second, move it: :mod:`bgtools.engine.bearin`)."""
     m, v, g, gv = race_side_moments(side, tables.os_moments)
     normal_rolls_into(m, v, dist[0])
     normal_rolls_into(g, gv, dist[1])
