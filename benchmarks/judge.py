@@ -90,9 +90,10 @@ def our_picks(records: list[dict], evaluator, ply: int = 0, keep: int = 8, thres
     """
     from bgtools.core.movegen import legal_plays
     from bgtools.core.position import Position
-    from bgtools.engine.evaluation import equity, evaluate_plays
+    from bgtools.engine.evaluation import best_first, equity, evaluate_plays
 
     ids: list[list[str]] = []
+    roll_plays = []
     boards = []
     for rec in records:
         d = rec["dice"]
@@ -100,6 +101,7 @@ def our_picks(records: list[dict], evaluator, ply: int = 0, keep: int = 8, thres
         if not plays:
             raise JudgeSetError(f"record idx {rec.get('idx')}: no legal play for {d}")
         ids.append([p.after_id for p in plays])
+        roll_plays.append(plays)
         boards.extend(p.after.to_array() for p in plays)
     after = np.stack(boards)
     offs = np.cumsum([0] + [len(x) for x in ids])
@@ -118,7 +120,7 @@ def our_picks(records: list[dict], evaluator, ply: int = 0, keep: int = 8, thres
     picks = []
     for i in range(len(records)):
         e = eq[offs[i]:offs[i + 1]]
-        picks.append(ids[i][int(np.argmax(e))])  # first of equals, as rank_plays' stable order
+        picks.append(ids[i][best_first(roll_plays[i], e.tolist())[0]])  # of equals, as rank_plays picks
     return picks
 
 

@@ -85,3 +85,20 @@ def test_judge_table_leaves_out_categories_without_positions():
     assert judge.shown(res) == ["contact", "on_bar", "all"]
     text = judge.table(res, "ours 0-ply")
     assert "crashed" not in text and "nan" not in text and "| contact | 2 |" in text
+
+
+def test_the_judge_picks_as_rank_plays_among_equal_plays():
+    """A decided bear-off (every play loses): the judge's pick is ``rank_plays``' first, the play that bears off
+    most, not the generator's first (the same ordering, ``best_first``)."""
+    from bgtools.core.matchstate import parse_any_id
+    from bgtools.engine.evaluation import default_evaluator, rank_plays
+
+    judge = _module("judge")
+    pos, _ = parse_any_id("TwAAQO16AAAAAA:AYFtAQAAAAAE")
+    plays = legal_plays(pos, (3, 3))
+    assert plays[0].notation() == "6/3(4)"  # the generator's first bears nothing off
+    rec = {"position_id": pos.position_id(), "dice": "33", "plays": []}
+    ev = default_evaluator()
+    pick = judge.our_picks([rec], ev, 0)[0]
+    first = rank_plays(pos, (3, 3), 0, ev)[0].play
+    assert first.notation() == "6/off 3/off(2)" and pick == first.after_id

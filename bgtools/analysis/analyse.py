@@ -313,7 +313,7 @@ class _Analyser:
 
     # -- checker play -----------------------------------------------------------------
     def checker(self, position, dice, play, c: CubeInfo):
-        from bgtools.engine.evaluation import equity, invert_probs
+        from bgtools.engine.evaluation import best_first, equity, invert_probs
         from bgtools.core.movegen import legal_plays
 
         s = self.s
@@ -360,7 +360,7 @@ class _Analyser:
         rolled: dict[int, np.ndarray] = {}
         if late:
             rolled = self.endgame.revalue(position, dice, plays, played, norm, raw, depth == s.ply, c)
-        ranking = sorted(range(len(plays)), key=lambda i: (-(i in rolled), -depth[i], -norm[i], -plays[i].borne_off))
+        ranking = best_first(plays, norm, depth, rolled)
         shown = ranking[:s.max_candidates]
         if played not in shown:
             shown.append(played)

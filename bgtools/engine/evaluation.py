@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass
-from typing import Callable, Optional, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Callable, Collection, Optional, Protocol, Sequence, TypeVar, runtime_checkable
 
 import numba as nb
 import numpy as np
@@ -58,6 +58,7 @@ __all__ = [
     "evaluate_boards",
     "evaluate",
     "rank_plays",
+    "best_first",
     "evaluate_plays",
 ]
 
@@ -557,6 +558,27 @@ def evaluate_candidates(position: Position, dice: Sequence[int], ply: int = 0, e
     return plays, after, probs, eq, depth
 
 
+def best_first(plays: Sequence[Play], value: np.ndarray | Sequence[float],
+               depth: np.ndarray | Sequence[int] | None = None, settled: Collection[int] = ()) -> list[int]:
+    """The indices of a roll's ``plays`` ranked best first: those in ``settled`` (rolled out) first, then the plays
+    valued deepest (``depth``: as gnubg and XG list their deeper levels first), then by ``value``; of plays worth
+    exactly the same, as in a game already decided, the one that bears off most first
+    (:attr:`~bgtools.core.movegen.Play.borne_off`, as a player would play it and XG lists it), then the move
+    generator's order.  Every ranking of plays (``rank_plays``, ``rank_plays_at_score``, the analysis) orders so.
+
+    >>> from bgtools.core.movegen import legal_plays
+    >>> plays = legal_plays(Position.from_id("u7sNAABBAAAAAA"), (4, 1))  # two checkers left, on the 6 and 1 points
+    >>> [p.notation() for p in plays]  # the generator's order
+    ['6/1', '6/2 1/off']
+    >>> [plays[i].notation() for i in best_first(plays, [1.0, 1.0])]  # both win: the one that bears off first
+    ['6/2 1/off', '6/1']
+    >>> [plays[i].notation() for i in best_first(plays, [1.0, 0.9])]
+    ['6/1', '6/2 1/off']
+    """
+    zero = (0,) * len(plays) if depth is None else depth
+    return sorted(range(len(plays)), key=lambda i: (-(i in settled), -zero[i], -value[i], -plays[i].borne_off))
+
+
 def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
                move_filter: MoveFilter = MoveFilter()) -> list[RankedPlay]:
     """The legal plays of ``dice`` ranked best first by cubeless equity at ``ply`` (of equal ones, the play that
@@ -564,7 +586,7 @@ def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator:
     plays, _, probs, eq, depth = evaluate_candidates(position, dice, ply, evaluator, move_filter)
     if not plays:
         return []
-    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -eq[i], -plays[i].borne_off))
+    ranking = best_first(plays, eq, depth)
     best = eq[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(eq[i]), float(eq[i] - best),
                        int(depth[i])) for i in ranking]

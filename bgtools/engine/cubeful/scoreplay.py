@@ -22,8 +22,8 @@ from bgtools.core.position import Position
 from bgtools.engine.children import ROLLS
 from bgtools.engine.cubeful.cube import CubeInfo
 from bgtools.engine.cubeful.cubesearch import CubeSearch
-from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, default_evaluator, evaluate_candidates,
-                                       invert_probs, rank_plays)
+from bgtools.engine.evaluation import (Evaluator, MoveFilter, RankedPlay, best_first, default_evaluator,
+                                       evaluate_candidates, invert_probs, rank_plays)
 from bgtools.engine.cubeful.met import CubeStake, MatchEquityTable
 
 __all__ = ["rank_plays_at_score", "RollBest", "best_play_per_roll"]
@@ -55,7 +55,7 @@ def rank_plays_at_score(position: Position, dice: Sequence[int], state: object, 
         met = search.met
         assert met is not None
         value = CubeStake.at(met, info.away[0], info.away[1], info.cube).normalise(1.0 - theirs)
-    ranking = sorted(range(len(plays)), key=lambda i: (-depth[i], -value[i], -plays[i].borne_off))
+    ranking = best_first(plays, value, depth)
     best = value[ranking[0]]
     return [RankedPlay(plays[i], tuple(float(x) for x in probs[i]), float(value[i]), float(value[i] - best),
                        int(depth[i])) for i in ranking]
