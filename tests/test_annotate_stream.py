@@ -142,7 +142,7 @@ def _peak(path: Path, keep: bool) -> int:
 def test_memory_does_not_grow_with_the_file(tmp_path):
     """Three times the games: kept, their decisions take megabytes more; let go, a small part
     of that (the games' summaries)."""
-    small, big = _session(tmp_path / "small.mat", 12), _session(tmp_path / "big.mat", 36)
+    small, big = _session(tmp_path / "small.mat", 6), _session(tmp_path / "big.mat", 18)
     analyse_match(FileStream(small, keep_steps=True), settings=S0, cache=None)  # (kernels and imports once)
     kept = _peak(big, True) - _peak(small, True)
     let_go = _peak(big, False) - _peak(small, False)
