@@ -1,8 +1,8 @@
 """Time to annotate a 7-point match, beside gnubg's ``analyse match``, and the warm-cache speed-up.
 
-For each ply (default 0 and 2): the first game alone, untimed in the comparison (it loads
-the network and compiles the kernels, or loads them from Numba's cache: that first call's
-time is printed), then one cold run of :func:`bgtools.analysis.analyse_match`
+For each ply (default 0 and 2): the analysis' kernels and the first game alone, untimed in the
+comparison (it loads the network and compiles the kernels, or loads them from Numba's cache: that first
+call's time is printed), then one cold run of :func:`bgtools.analysis.analyse_match`
 with an empty evaluation cache (the baseline, timed in this run), then a second run of the
 same match with the cache warm; prints both times and their ratio.  When gnubg is
 installed, times its ``analyse match`` (chequer play and cube at the same ply, luck at
@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from bgtools.analysis.analyse import analyse_match  # noqa: E402
 from bgtools.analysis.evalcache import EvalStore  # noqa: E402
+from bgtools.analysis.warmup import warm_groups  # noqa: E402
 from bgtools.formats import read_match  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
@@ -88,10 +89,13 @@ def main() -> None:
     unforced = None
     for ply in (int(x) for x in args.plies.split(",")):
         # load the network and compile (or load from Numba's disk cache) this ply's kernels
-        # outside the timings: the first game alone, without a cache
+        # outside the timings: the analysis' kernels (the late-game rollouts' too, which the first game may not
+        # reach), then the first game alone, without a cache
         t = time.perf_counter()
+        for _ in warm_groups(["analysis"]):
+            pass
         analyse_match(dataclasses.replace(m, games=m.games[:1]), ply=ply, cache=None)
-        print(f"ply {ply}: first call (one game; loads the net, compiles or loads the kernels) "
+        print(f"ply {ply}: first call (the analysis' kernels, then one game; loads the net, compiles or loads them) "
               f"{time.perf_counter() - t:.2f} s", flush=True)
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "evals.sqlite"
