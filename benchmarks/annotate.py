@@ -1,8 +1,8 @@
 """Time to annotate a 7-point match, beside gnubg's ``analyse match``, and the warm-cache speed-up.
 
-For each ply (default 0 and 2): the analysis' kernels and the first game alone, untimed in the
-comparison (it loads the network and compiles the kernels, or loads them from Numba's cache: that first
-call's time is printed), then one cold run of :func:`bgtools.analysis.analyse_match`
+First the analysis' kernels (``bgtools warmup``'s group), untimed; then for each ply (default 0 and 2): the
+first game alone, untimed in the comparison (it loads the network and compiles the kernels, or loads them
+from Numba's cache: that first call's time is printed), then one cold run of :func:`bgtools.analysis.analyse_match`
 with an empty evaluation cache (the baseline, timed in this run), then a second run of the
 same match with the cache warm; prints both times and their ratio.  When gnubg is
 installed, times its ``analyse match`` (chequer play and cube at the same ply, luck at
@@ -87,15 +87,17 @@ def main() -> None:
     m = read_match(str(path))
     print(f"{path.name}: {m.length}-point match, {len(m.games)} games; NUMBA_NUM_THREADS=1")
     unforced = None
+    # outside the timings: the analysis' kernels (the late-game rollouts' too, which a first game may not reach)
+    t = time.perf_counter()
+    for _ in warm_groups(["analysis"]):
+        pass
+    print(f"the analysis' kernels compiled or loaded: {time.perf_counter() - t:.2f} s", flush=True)
     for ply in (int(x) for x in args.plies.split(",")):
         # load the network and compile (or load from Numba's disk cache) this ply's kernels
-        # outside the timings: the analysis' kernels (the late-game rollouts' too, which the first game may not
-        # reach), then the first game alone, without a cache
+        # outside the timings: the first game alone, without a cache
         t = time.perf_counter()
-        for _ in warm_groups(["analysis"]):
-            pass
         analyse_match(dataclasses.replace(m, games=m.games[:1]), ply=ply, cache=None)
-        print(f"ply {ply}: first call (the analysis' kernels, then one game; loads the net, compiles or loads them) "
+        print(f"ply {ply}: first call (one game; loads the net, compiles or loads the kernels) "
               f"{time.perf_counter() - t:.2f} s", flush=True)
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "evals.sqlite"

@@ -575,8 +575,8 @@ def best_first(plays: Sequence[Play], value: np.ndarray | Sequence[float],
     >>> [plays[i].notation() for i in best_first(plays, [1.0, 0.9])]
     ['6/1', '6/2 1/off']
     """
-    zero = (0,) * len(plays) if depth is None else depth
-    return sorted(range(len(plays)), key=lambda i: (-(i in settled), -zero[i], -value[i], -plays[i].borne_off))
+    deep = (0,) * len(plays) if depth is None else depth
+    return sorted(range(len(plays)), key=lambda i: (-(i in settled), -deep[i], -value[i], -plays[i].borne_off))
 
 
 def rank_plays(position: Position, dice: Sequence[int], ply: int = 0, evaluator: Evaluator | None = None,
