@@ -16,7 +16,8 @@ gnubg measures here only: nothing from it is trained on.
         --exclude benchmarks/data/judge_selfplay.jsonl.gz --seed 3 ../shared/selfplay ../shared/realmatches
 
 (``--exclude`` leaves out the positions of other judge sets too, so the new set is independent
-of them.)
+of them.)  The fourth set comes from matches no earlier run saw, gnubg's self-play made afresh from seeds
+(``benchmarks/gnubg_selfplay.py``, whose docstring has the commands).
 
 Needs gnubg (``gnubg`` on PATH or /usr/games) and ``script``; about 0.3 s of gnubg per position.
 """

@@ -61,12 +61,14 @@ def test_a_record_whose_plays_differ_from_ours_is_dropped():
 
 
 def test_committed_judge_sets_are_disjoint_and_their_plays_are_ours():
-    """judge_third was made with --exclude judge_selfplay: no position in both, so the paired
+    """judge_third was made with --exclude judge_selfplay, judge_fourth (from fresh gnubg self-play,
+    benchmarks/gnubg_selfplay.py) with --exclude of both: no position in two sets, so the paired
     differences of the sets are independent; every record lists every legal play of its roll."""
     judge = _module("judge")
     data = ROOT / "benchmarks" / "data"
     ids = {}
-    for name in ("judge_selfplay", "judge_third"):
+    names = ("judge_selfplay", "judge_third", "judge_fourth")
+    for name in names:
         recs = judge.load_records(data / f"{name}.jsonl.gz")
         ids[name] = {r["position_id"] for r in recs}
         assert len(ids[name]) == len(recs)  # each position once
@@ -74,7 +76,9 @@ def test_committed_judge_sets_are_disjoint_and_their_plays_are_ours():
             pos = Position.from_id(r["position_id"])
             plays = legal_plays(pos, (int(r["dice"][0]), int(r["dice"][1])))
             assert {p["position_id"] for p in r["plays"]} == {p.after_id for p in plays}
-    assert not ids["judge_selfplay"] & ids["judge_third"]
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert not ids[a] & ids[b], (a, b)
 
 
 def test_judge_table_leaves_out_categories_without_positions():
@@ -102,3 +106,33 @@ def test_the_judge_picks_as_rank_plays_among_equal_plays():
     pick = judge.our_picks([rec], ev, 0)[0]
     first = rank_plays(pos, (3, 3), 0, ev)[0].play
     assert first.notation() == "6/off 3/off(2)" and pick == first.after_id
+
+
+def test_the_judge_picks_in_chunks_as_in_one_batch(monkeypatch):
+    """our_picks batches CHUNK records at a time (memory); the picks are those of one batch, at 0 and 1 ply."""
+    from bgtools.engine.evaluation import default_evaluator
+
+    judge = _module("judge")
+    recs = judge.load_records(ROOT / "benchmarks" / "data" / "judge_fourth.jsonl.gz")[:9]
+    ev = default_evaluator()
+    for ply in (0, 1):
+        whole = judge.our_picks(recs, ev, ply)
+        monkeypatch.setattr(judge, "CHUNK", 4)
+        assert judge.our_picks(recs, ev, ply) == whole
+        monkeypatch.setattr(judge, "CHUNK", 256)
+
+
+@pytest.mark.gnubg
+def test_the_fourth_set_comes_from_the_seeded_gnubg_matches(tmp_path):
+    """judge_fourth's positions are made again from their seeds: gnubg replays match 6001 (gnubg_selfplay.py) and
+    its rolls hold some of the set's positions (it drew from 60 matches: about one in 60 of them)."""
+    if not _module("gnubg_pty").available():
+        pytest.skip("gnubg or `script` is not installed")
+    gsp = _module("gnubg_selfplay")
+    mk = _module("make_judge_set")
+    judge = _module("judge")
+    assert gsp.main(["-o", str(tmp_path), "--matches", "1", "--first-seed", "6001"]) == 0
+    ours = {pid for pid, _, _ in mk.candidates([tmp_path], set(), 0)}
+    data = ROOT / "benchmarks" / "data"
+    fourth = {r["position_id"] for r in judge.load_records(data / "judge_fourth.jsonl.gz")}
+    assert 10 <= len(ours & fourth) <= 80
