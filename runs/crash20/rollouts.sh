@@ -2,9 +2,10 @@
 # Issue 37, item 5 (twentieth session, to be continued): rollout targets for the crashed net.  20,000 crashed positions
 # drawn (seed 2020) from runs/crash19's 150,000 (gen12cal3's crashed self-play, seed 19: `sh runs/crash19/data.sh`
 # makes them again), each rolled out cubeless to the end (or into the two-sided bear-off database, exact) by the shipped rollout net, 324 trials with variance
-# reduction, dice seed 2020 (cal17's settings).  About 190 crashed positions a CPU minute (bear-off truncation on).  Resumable: run it again
-# and it goes on from runs/crash20/rollouts.jsonl (committed as the checkpoint when a session ends; the ids file is
-# made once, in the draw's random order, so a part done is a random part).  From the repository root:
+# reduction, dice seed 2020 (cal17's settings).  About 190 crashed positions a CPU minute (bear-off truncation on):
+# all 20,000 took about 50 minutes on two cores (2026-12-07; rollouts.log has the file's sha256).  Resumable: run it
+# again and it goes on from runs/crash20/rollouts.jsonl (the ids file is made once, in the draw's random order, so a
+# part done is a random part; ids.txt is committed).  From the repository root:
 #   nice -n 19 sh runs/crash20/rollouts.sh >> runs/crash20/rollouts.log 2>&1
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.
