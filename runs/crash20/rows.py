@@ -14,14 +14,10 @@ import sys
 
 import numpy as np
 
-from bgtools.engine.evaluation import evaluate_boards
+from bgtools.engine.evaluation import equity, evaluate_boards
 from bgtools.engine.nets.nn import NeuralEvaluator
 from bgtools.engine.nets.networks import load_weights
 from bgtools.training.calibrate import read_rollouts
-
-
-def _equity(p: np.ndarray) -> np.ndarray:
-    return 2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
 
 
 def rows(rollouts: str, n: int, repeat: int, train: str, held: str) -> None:
@@ -37,10 +33,10 @@ def rows(rollouts: str, n: int, repeat: int, train: str, held: str) -> None:
 
 def heldout(held: str, nets: list[str]) -> None:
     z = np.load(held)
-    truth = _equity(z["targets"].astype(np.float64))
+    truth = equity(z["targets"].astype(np.float64))
     errs = []
     for path in nets:
-        got = _equity(evaluate_boards(z["boards"], 0, NeuralEvaluator(load_weights(path))))
+        got = equity(evaluate_boards(z["boards"], 0, NeuralEvaluator(load_weights(path))))
         errs.append(np.abs(got - truth))
         d = errs[-1] - errs[0]
         print(f"{path}: mean |equity error| {errs[-1].mean():.4f} over {len(truth)} held-out rows; "

@@ -53,6 +53,23 @@ def ship(source: Path, lineage_of: Path, out: str, lineage_step: str, use: str =
     print(f"{out}: {meta['version']} from {source} (sha256 {meta['source_sha256']})")
 
 
+#: the note beside an analysis net's 2-ply judge figure
+ANALYSIS_2PLY_NOTE = "judge_dev at 2 ply as the analysis searches (pruned by prune-20261205-gen9w)"
+
+
+def ship_over_analysis(source: Path, version: str, parent: str, lineage_step: str, data: str,
+                       judge_0ply: tuple[float, float, float], judge_2ply: float, pubeval: float, pubeval_note: str,
+                       **more: Any) -> None:
+    """Ship ``source`` as the analysis net over ``bgtools/data/nn_analysis.npz``, which must be ``parent``'s file: its
+    lineage extended by ``lineage_step``, its ``use`` kept, the figures written (``more``: other meta keys)."""
+    analysis = "bgtools/data/nn_analysis.npz"
+    was = Weights.load(analysis).meta
+    assert was["version"] == parent, f"{analysis} is {was['version']}: the lineage is extended from {parent}'s file"
+    ship(source, Path(analysis), analysis, lineage_step, use=was["use"], version=version, parent=parent, data=data,
+         **judge_0ply_figures(judge_0ply), **more, judge_2ply_mp=judge_2ply, judge_2ply_note=ANALYSIS_2PLY_NOTE,
+         vs_pubeval_ppg=pubeval, vs_pubeval_note=pubeval_note)
+
+
 def name_rollout_net(analysis: Path, rollout_version: str) -> None:
     """Rewrite only the ``use`` line of the analysis net's meta in ``analysis`` so that it names the rollout net
     ``rollout_version``; check that its arrays are unchanged."""
