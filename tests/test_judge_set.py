@@ -62,12 +62,13 @@ def test_a_record_whose_plays_differ_from_ours_is_dropped():
 
 def test_committed_judge_sets_are_disjoint_and_their_plays_are_ours():
     """judge_third was made with --exclude judge_selfplay, judge_fourth (from fresh gnubg self-play,
-    benchmarks/gnubg_selfplay.py) with --exclude of both: no position in two sets, so the paired
+    benchmarks/gnubg_selfplay.py) with --exclude of both, judge_fifth (the same, other seeds) of all three: no
+    position in two sets, so the paired
     differences of the sets are independent; every record lists every legal play of its roll."""
     judge = _module("judge")
     data = ROOT / "benchmarks" / "data"
     ids = {}
-    names = ("judge_selfplay", "judge_third", "judge_fourth")
+    names = ("judge_selfplay", "judge_third", "judge_fourth", "judge_fifth")
     for name in names:
         recs = judge.load_records(data / f"{name}.jsonl.gz")
         ids[name] = {r["position_id"] for r in recs}
@@ -123,16 +124,18 @@ def test_the_judge_picks_in_chunks_as_in_one_batch(monkeypatch):
 
 
 @pytest.mark.gnubg
-def test_the_fourth_set_comes_from_the_seeded_gnubg_matches(tmp_path):
-    """judge_fourth's positions are made again from their seeds: gnubg replays match 6001 (gnubg_selfplay.py) and
-    its rolls hold some of the set's positions (it drew from 60 matches: about one in 60 of them)."""
+@pytest.mark.parametrize("name, seed", [("judge_fourth", 6001), ("judge_fifth", 7001)])
+def test_the_gnubg_sets_come_from_the_seeded_gnubg_matches(tmp_path, name, seed):
+    """judge_fourth's and judge_fifth's positions are made again from their seeds: gnubg replays the first match
+    of each (gnubg_selfplay.py, seeds 6001 and 7001) and its rolls hold some of the set's positions (each set drew
+    from 60 matches: about one in 60 of them)."""
     if not _module("gnubg_pty").available():
         pytest.skip("gnubg or `script` is not installed")
     gsp = _module("gnubg_selfplay")
     mk = _module("make_judge_set")
     judge = _module("judge")
-    assert gsp.main(["-o", str(tmp_path), "--matches", "1", "--first-seed", "6001"]) == 0
+    assert gsp.main(["-o", str(tmp_path), "--matches", "1", "--first-seed", str(seed)]) == 0
     ours = {pid for pid, _, _ in mk.candidates([tmp_path], set(), 0)}
     data = ROOT / "benchmarks" / "data"
-    fourth = {r["position_id"] for r in judge.load_records(data / "judge_fourth.jsonl.gz")}
-    assert 10 <= len(ours & fourth) <= 80
+    drawn = {r["position_id"] for r in judge.load_records(data / f"{name}.jsonl.gz")}
+    assert 10 <= len(ours & drawn) <= 80
