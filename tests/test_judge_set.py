@@ -62,13 +62,13 @@ def test_a_record_whose_plays_differ_from_ours_is_dropped():
 
 def test_committed_judge_sets_are_disjoint_and_their_plays_are_ours():
     """judge_third was made with --exclude judge_selfplay, judge_fourth (from fresh gnubg self-play,
-    benchmarks/gnubg_selfplay.py) with --exclude of both, judge_fifth (the same, other seeds) of all three: no
-    position in two sets, so the paired
+    benchmarks/gnubg_selfplay.py) with --exclude of both, judge_fifth (the same, other seeds) of all three,
+    judge_sixth (seeds 8001-8060) of all four: no position in two sets, so the paired
     differences of the sets are independent; every record lists every legal play of its roll."""
     judge = _module("judge")
     data = ROOT / "benchmarks" / "data"
     ids = {}
-    names = ("judge_selfplay", "judge_third", "judge_fourth", "judge_fifth")
+    names = ("judge_selfplay", "judge_third", "judge_fourth", "judge_fifth", "judge_sixth")
     for name in names:
         recs = judge.load_records(data / f"{name}.jsonl.gz")
         ids[name] = {r["position_id"] for r in recs}
@@ -124,10 +124,10 @@ def test_the_judge_picks_in_chunks_as_in_one_batch(monkeypatch):
 
 
 @pytest.mark.gnubg
-@pytest.mark.parametrize("name, seed", [("judge_fourth", 6001), ("judge_fifth", 7001)])
+@pytest.mark.parametrize("name, seed", [("judge_fourth", 6001), ("judge_fifth", 7001), ("judge_sixth", 8001)])
 def test_the_gnubg_sets_come_from_the_seeded_gnubg_matches(tmp_path, name, seed):
-    """judge_fourth's and judge_fifth's positions are made again from their seeds: gnubg replays the first match
-    of each (gnubg_selfplay.py, seeds 6001 and 7001) and its rolls hold some of the set's positions (each set drew
+    """judge_fourth's, judge_fifth's and judge_sixth's positions are made again from their seeds: gnubg replays the
+    first match of each (gnubg_selfplay.py, seeds 6001, 7001 and 8001) and its rolls hold some of the set's positions (each set drew
     from 60 matches: about one in 60 of them)."""
     if not _module("gnubg_pty").available():
         pytest.skip("gnubg or `script` is not installed")

@@ -19,10 +19,15 @@ From the repository root (``PYTHONPATH=.``):
   of whose plays are rolled out; the last tenth of them held out; TRAIN holds the rest, each row REPEAT times, with
   ``roll``; with LEVEL, TRAIN's targets keep the rollouts' differences within each roll and take the net LEVEL's
   mean over the roll (each of the five probabilities shifted by the roll's mean gap to LEVEL at 0 ply): the rows
-  then teach the plays' differences and leave the crashed net's level where its 2-ply rows put it;
+  then teach the plays' differences and leave the crashed net's level where its 2-ply rows put it; with ANCHOR
+  (``rows ... LEVEL.npz ANCHOR``, twenty-second session) each training roll also holds the ANCHOR best crashed plays
+  by LEVEL at 0 ply that were not rolled out, LEVEL's own values their targets, so that the within-roll term holds
+  them where LEVEL put them against the candidates (the looks before moved plays never rolled out to the top);
 * ``python runs/crash21/siblings.py heldout HELD.npz NET.npz [NET.npz ...]``: each net's 0-ply pick on the held-out
   rolls and its loss by the rollouts (the best candidate's rollout equity less the pick's), paired against the
   first net;
+* ``python runs/crash21/siblings.py outside ROLLOUTS ROLLS.jsonl NET.npz [NET.npz ...]``: how often each net's 0-ply
+  pick over all the plays of a held-out roll is not a candidate (twenty-second session);
 * ``python runs/crash21/siblings.py widen ROLLS.jsonl NET.npz TOP NEW_IDS.txt NEW_ROLLS.jsonl``: each roll's
   candidates widened by NET's TOP best plays at 0 ply that leave a crashed position (a fitted look's own choices,
   which its fit may have moved away from the first candidates); NEW_IDS gets the positions not rolled out yet;
@@ -107,21 +112,43 @@ def _candidates(chunk):
                    "eq1": [round(float(e1[j]), 5) if np.isfinite(e1[j]) else None for j in pick]}
 
 
-def _complete(rollouts: str, rolls: str):
+def _complete(rollouts: str, rolls: str, with_recs: bool = False):
     t = read_rollouts(rollouts)
     where = {i.split(":")[0]: k for k, i in enumerate(t.ids)}
-    out = []
+    out, recs = [], []
     with open(rolls, encoding="utf-8") as f:
         for line in f:
             rec = json.loads(line)
             ks = [where.get(c) for c in rec["candidates"]]
             if all(k is not None for k in ks):
                 out.append(ks)
-    return t, out
+                recs.append(rec)
+    return (t, out, recs) if with_recs else (t, out)
 
 
-def rows(rollouts: str, rolls: str, repeat: int, train: str, held: str, level: str | None = None) -> None:
-    t, done = _complete(rollouts, rolls)
+def _anchors(recs: list[dict], level: str, top: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per roll, the ``top`` best crashed plays by the net ``level`` at 0 ply that are not candidates: their
+    boards (opponent on roll) and the net's own probabilities as targets."""
+    ev = NeuralEvaluator(load_weights(level))
+    out = []
+    for r in recs:
+        cand = set(r["candidates"])
+        plays = [p for p in legal_plays(Position.from_id(r["id"]), tuple(r["dice"]))
+                 if p.after_id not in cand and p.after.classify() == PositionClass.CRASHED]
+        uniq = list({p.after_id: p for p in plays}.values())
+        if not uniq:
+            out.append((np.zeros((0, 2, 25), np.int8), np.zeros((0, 5))))
+            continue
+        b = np.stack([p.after.to_array() for p in uniq]).astype(np.int8)
+        v = evaluate_boards(b, 0, ev)
+        keep = np.argsort(equity(v), kind="stable")[:top]  # the mover's best: the opponent's lowest
+        out.append((b[keep], v[keep]))
+    return out
+
+
+def rows(rollouts: str, rolls: str, repeat: int, train: str, held: str, level: str | None = None,
+         anchor: int = 0) -> None:
+    t, done, recs = _complete(rollouts, rolls, True)
     cut = len(done) - len(done) // 10
     probs = t.probs.astype(np.float64)
     if level is not None:  # keep the rollouts' differences within a roll, the level of the net LEVEL
@@ -133,15 +160,29 @@ def rows(rollouts: str, rolls: str, repeat: int, train: str, held: str, level: s
         probs = probs.copy()
         probs[ks] = np.clip(probs[ks] - mean, 0.0, 1.0)
 
-    def arrays(part, rep):
+    def arrays(part, rep, anchors=None):
         ks = np.array([k for r in part for k in r], np.int64)
         roll = np.repeat(np.arange(len(part)), [len(r) for r in part])
+        boards, targets = t.boards[ks], probs[ks]
+        if anchors:  # each roll's anchors after its candidates' rows (the rolls stay whole)
+            boards = np.concatenate([boards] + [a[0] for a in anchors])
+            targets = np.concatenate([targets] + [a[1] for a in anchors])
+            roll = np.concatenate([roll] + [np.full(len(a[0]), j, np.int64) for j, a in enumerate(anchors)])
+            order = np.argsort(roll, kind="stable")
+            boards, targets, roll = boards[order], targets[order], roll[order]
         if rep > 1:  # the copies of a roll are rolls of their own, so each batch still holds whole rolls
-            ks = np.concatenate([ks] * rep)
+            boards = np.concatenate([boards] * rep)
+            targets = np.concatenate([targets] * rep)
             roll = np.concatenate([roll + c * len(part) for c in range(rep)])
-        return dict(boards=t.boards[ks], targets=probs[ks].astype(np.float32), roll=roll)
+        return dict(boards=boards, targets=targets.astype(np.float32), roll=roll)
 
-    np.savez_compressed(train, **arrays(done[:cut], repeat))
+    anchors = None
+    if anchor > 0:
+        if level is None:
+            raise SystemExit("rows: anchors take their targets from the net LEVEL")
+        anchors = _anchors(recs[:cut], level, anchor)
+        print(f"anchors: {sum(len(a[0]) for a in anchors)} rows over {cut} rolls")
+    np.savez_compressed(train, **arrays(done[:cut], repeat, anchors))
     probs = t.probs.astype(np.float64)  # the held-out rolls keep the rollouts' own values
     np.savez_compressed(held, **arrays(done[cut:], 1))
     print(f"{train}: {cut} rolls ({sum(len(r) for r in done[:cut])} rows) x {repeat}; "
@@ -166,6 +207,22 @@ def heldout(held: str, nets: list[str]) -> None:
         print(f"{path}: {len(starts)} held-out rolls; 0-ply pick loss by the rollouts {1000 * loss.mean():.2f} "
               f"millipoints (paired vs {nets[0]} {1000 * d.mean():+.2f} ± {1000 * d.std(ddof=1) / np.sqrt(len(d)):.2f}); "
               f"mean |within-roll error| {dev.mean():.4f}; mean |error| {np.abs(got - truth).mean():.4f}")
+
+
+def outside(rollouts: str, rolls: str, nets: list[str]) -> None:
+    """How often each net's 0-ply pick over every play of a held-out roll (the last tenth of the complete rolls, as
+    ``rows`` holds out) is not one of the roll's rolled-out candidates: the looks' fault the anchors are for."""
+    _, done, recs = _complete(rollouts, rolls, True)
+    recs = recs[len(done) - len(done) // 10:]
+    plays = [legal_plays(Position.from_id(r["id"]), tuple(r["dice"])) for r in recs]
+    after = np.stack([p.after.to_array() for ps in plays for p in ps]).astype(np.int8)
+    sizes = [len(ps) for ps in plays]
+    offs = np.cumsum([0] + sizes)
+    for path in nets:
+        eq = equity(evaluate_plays(after, 0, NeuralEvaluator(load_weights(path)), np.repeat(np.arange(len(recs)), sizes)))
+        out = sum(ps[int(np.argmax(eq[a:b]))].after_id not in r["candidates"]
+                  for r, ps, a, b in zip(recs, plays, offs[:-1], offs[1:]))
+        print(f"{path}: 0-ply pick outside the candidates in {out} of {len(recs)} held-out rolls")
 
 
 def widen(rolls: str, net: str, top: int, ids_out: str, rolls_out: str) -> None:
@@ -218,9 +275,12 @@ if __name__ == "__main__":
     if cmd == "draw":
         draw(args[0], int(args[1]), int(args[2]), args[3], args[4])
     elif cmd == "rows":
-        rows(args[0], args[1], int(args[2]), args[3], args[4], args[5] if len(args) > 5 else None)
+        rows(args[0], args[1], int(args[2]), args[3], args[4], args[5] if len(args) > 5 else None,
+             int(args[6]) if len(args) > 6 else 0)
     elif cmd == "heldout":
         heldout(args[0], args[1:])
+    elif cmd == "outside":
+        outside(args[0], args[1], args[2:])
     elif cmd == "widen":
         widen(args[0], args[1], int(args[2]), args[3], args[4])
     elif cmd == "last":
