@@ -98,7 +98,7 @@ def our_picks(records: list[dict], evaluator, ply: int = 0, keep: int = 8, thres
                 for p in our_picks(records[i:i + CHUNK], evaluator, ply, keep, threshold)]
     from bgtools.core.movegen import legal_plays
     from bgtools.core.position import Position
-    from bgtools.engine.evaluation import best_first, equity, evaluate_plays
+    from bgtools.engine.evaluation import MoveFilter, best_first, equity, evaluate_plays
 
     ids: list[list[str]] = []
     roll_plays = []
@@ -116,12 +116,8 @@ def our_picks(records: list[dict], evaluator, ply: int = 0, keep: int = 8, thres
     rolls_of = np.repeat(np.arange(len(ids)), [len(x) for x in ids])  # each record's plays are one roll's
     eq = equity(evaluate_plays(after, 0, evaluator, rolls_of))
     if ply > 0:
-        deep_idx = []
-        for i in range(len(records)):
-            e = eq[offs[i]:offs[i + 1]]
-            order = np.argsort(-e, kind="stable")
-            deep_idx.extend(offs[i] + j for j in order[:keep] if e[j] >= e[order[0]] - threshold)
-        deep_idx = np.array(deep_idx, np.int64)
+        move_filter = MoveFilter(keep, threshold)
+        deep_idx = np.concatenate([offs[i] + move_filter.select(eq[offs[i]:offs[i + 1]]) for i in range(len(records))])
         deep_eq = np.full(eq.shape, -np.inf)
         deep_eq[deep_idx] = equity(evaluate_plays(after[deep_idx], ply, evaluator))
         eq = deep_eq

@@ -313,7 +313,7 @@ class _Analyser:
 
     # -- checker play -----------------------------------------------------------------
     def checker(self, position, dice, play, c: CubeInfo):
-        from bgtools.engine.evaluation import best_first, equity, invert_probs
+        from bgtools.engine.evaluation import MoveFilter, best_first, equity, invert_probs
         from bgtools.core.movegen import legal_plays
 
         s = self.s
@@ -327,8 +327,7 @@ class _Analyser:
         late = s.ply >= 2 and bool(s.endgame_trials) and is_endgame(position)
         if s.ply >= 1:
             eq = equity(probs)
-            order = np.argsort(-eq, kind="stable")
-            keep = [int(i) for i in order[:s.keep] if eq[i] >= eq[order[0]] - s.threshold]
+            keep = [int(i) for i in MoveFilter(s.keep, s.threshold).select(eq)]
             if played not in keep:
                 keep.append(played)
             # (at 2 ply a late-game position skips the 1-ply stage: in races the 1-ply values swing with the parity of

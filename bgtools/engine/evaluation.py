@@ -27,6 +27,7 @@ from typing import Callable, Collection, Optional, Protocol, Sequence, TypeVar, 
 
 import numba as nb
 import numpy as np
+import numpy.typing as npt
 
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.bearin import bear_in_rolls_into, some_bear_in
@@ -493,6 +494,19 @@ class MoveFilter:
     keep: int = 8
     threshold: float = 0.16
 
+    def select(self, equities: npt.ArrayLike) -> np.ndarray:
+        """The indices of the plays kept, best first (of equals, the first): at most ``keep`` of the plays whose
+        ``equities`` (the mover's, one roll's plays) are within ``threshold`` of the best.
+
+        >>> MoveFilter(keep=3, threshold=0.1).select([0.0, 0.25, 0.2, 0.3, 0.25])
+        array([3, 1, 4])
+        """
+        e = np.asarray(equities, np.float64)
+        order = np.argsort(-e, kind="stable")[:self.keep]
+        if order.size == 0:
+            return order.astype(np.int64)
+        return order[e[order] >= e[order[0]] - self.threshold].astype(np.int64)
+
 
 @dataclass(frozen=True, slots=True)
 class RankedPlay:
@@ -548,9 +562,7 @@ def evaluate_candidates(position: Position, dice: Sequence[int], ply: int = 0, e
     eq = equity(probs)
     depth = np.zeros(len(plays), np.int64)
     if ply > 0:
-        order = np.argsort(-eq, kind="stable")
-        keep_idx = np.array([i for i in order[: move_filter.keep] if eq[i] >= eq[order[0]] - move_filter.threshold],
-                            np.int64)
+        keep_idx = move_filter.select(eq)
         deep = evaluate_plays(after[keep_idx], ply, ev)
         probs[keep_idx] = deep
         eq[keep_idx] = equity(deep)

@@ -108,8 +108,7 @@ def decision_rows(boards: np.ndarray, first: int, weights: Weights, ply: int = 2
     cand: list[int] = []
     for k in range(len(numbers)):
         e = mover0[offs[k]:offs[k + 1]]
-        order = np.argsort(-e, kind="stable")
-        cand.extend(offs[k] + int(j) for j in order[:move_filter.keep] if e[j] >= e[order[0]] - move_filter.threshold)
+        cand.extend(offs[k] + int(j) for j in move_filter.select(e))
     rows = np.array(cand, np.int64)
     which = np.repeat(np.arange(len(numbers)), np.diff(offs))[rows]  # each row's roll, 0 .. rolls - 1
     if trials:  # the plays of one roll on the dice of its number

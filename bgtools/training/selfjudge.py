@@ -25,7 +25,7 @@ import numpy as np
 
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position
-from bgtools.engine.evaluation import equity, evaluate_plays
+from bgtools.engine.evaluation import MoveFilter, equity, evaluate_plays
 from bgtools.engine.nets.nn import NeuralEvaluator, Weights
 from bgtools.engine.nets.prune import Pruning
 from bgtools.training.selfplay import selfplay_games
@@ -123,8 +123,7 @@ def self_judge(weights: Weights, rolls: SelfJudgeRolls, referee: Optional[Weight
     cand: list[np.ndarray] = []
     for i in range(len(offs) - 1):
         e = eq0[offs[i]:offs[i + 1]]
-        order = np.argsort(-e, kind="stable")[:keep]
-        cand.append(offs[i] + order[e[order] >= e[order[0]] - threshold])
+        cand.append(offs[i] + MoveFilter(keep, threshold).select(e))
     idx = np.concatenate(cand)
     eq_ref = np.full(eq0.shape, np.nan)
     eq1 = np.full(eq0.shape, -np.inf)

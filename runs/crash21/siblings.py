@@ -43,7 +43,7 @@ import numpy as np
 
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position, PositionClass
-from bgtools.engine.evaluation import equity, evaluate_boards, evaluate_plays
+from bgtools.engine.evaluation import MoveFilter, equity, evaluate_boards, evaluate_plays
 from bgtools.engine.nets.nn import NeuralEvaluator
 from bgtools.engine.nets.networks import load_weights
 from bgtools.training.calibrate import read_rollouts
@@ -93,12 +93,8 @@ def _candidates(chunk):
     rolls_of = np.repeat(np.arange(len(chunk)), sizes)
     eq0 = equity(evaluate_plays(after, 0, None, rolls_of))
     offs = np.cumsum([0] + sizes)
-    deep = []
-    for k in range(len(chunk)):
-        e = eq0[offs[k]:offs[k + 1]]
-        o = np.argsort(-e, kind="stable")
-        deep.extend(offs[k] + j for j in o[:KEEP] if e[j] >= e[o[0]] - WITHIN)
-    deep = np.array(deep, np.int64)
+    screen = MoveFilter(KEEP, WITHIN)
+    deep = np.concatenate([offs[k] + screen.select(eq0[offs[k]:offs[k + 1]]) for k in range(len(chunk))])
     eq1 = np.full(eq0.shape, -np.inf)
     eq1[deep] = equity(evaluate_plays(after[deep], 1, None, rolls_of[deep]))
     for k, (pos, dice, plays) in enumerate(chunk):
