@@ -27,7 +27,6 @@ from typing import Callable, Collection, Optional, Protocol, Sequence, TypeVar, 
 
 import numba as nb
 import numpy as np
-import numpy.typing as npt
 
 from bgtools.engine import bearoff as _bo
 from bgtools.engine.bearin import bear_in_rolls_into, some_bear_in
@@ -41,6 +40,7 @@ from bgtools.engine.nets.incremental import evaluate_siblings
 from bgtools.engine.outputs import add_turned, invert_probs
 from bgtools.engine.nets.nn import NeuralEvaluator, load_default_network
 from bgtools.engine.nets.prune import Pruning, load_default_pruning, prune_children_values, prune_select
+from bgtools.engine.movefilter import MoveFilter
 from bgtools.core.position import Position
 
 __all__ = [
@@ -485,27 +485,6 @@ class Evaluation:
     def to_dict(self) -> dict:
         return {"probs": list(self.probs), "equity": self.equity, "ply": self.ply,
                 "evaluator": self.evaluator_version}
-
-
-@dataclass(frozen=True, slots=True)
-class MoveFilter:
-    """Before a deeper search keep at most ``keep`` plays within ``threshold`` of the best 0-ply play."""
-
-    keep: int = 8
-    threshold: float = 0.16
-
-    def select(self, equities: npt.ArrayLike) -> np.ndarray:
-        """The indices of the plays kept, best first (of equals, the first): at most ``keep`` of the plays whose
-        ``equities`` (the mover's, one roll's plays) are within ``threshold`` of the best.
-
-        >>> MoveFilter(keep=3, threshold=0.1).select([0.0, 0.25, 0.2, 0.3, 0.25])
-        array([3, 1, 4])
-        """
-        e = np.asarray(equities, np.float64)
-        order = np.argsort(-e, kind="stable")[:self.keep]
-        if order.size == 0:
-            return order.astype(np.int64)
-        return order[e[order] >= e[order[0]] - self.threshold].astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)
