@@ -23,6 +23,7 @@ import numpy as np
 
 from bgtools.engine.evaluation import default_evaluator, equity
 from bgtools.training.calibrate import read_rollouts
+from runs.crash21.siblings import write_ids_and_records
 
 
 def draw(ids_out: str, groups_out: str, sets: list[str]) -> None:
@@ -43,10 +44,7 @@ def draw(ids_out: str, groups_out: str, sets: list[str]) -> None:
                 if c not in seen:
                     seen.add(c)
                     ids.append(c)
-    with open(ids_out, "w", encoding="utf-8") as f:
-        f.write("".join(i + "\n" for i in ids))
-    with open(groups_out, "w", encoding="utf-8") as f:
-        f.write("".join(line + "\n" for line in lines))
+    write_ids_and_records(ids_out, ids, groups_out, lines)
     print(f"{groups_out}: {len(lines)} crashed records; {ids_out}: {len(ids)} positions to roll out")
 
 

@@ -41,6 +41,7 @@ import sys
 
 import numpy as np
 
+from bgtools.base.fileio import atomic_write
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position, PositionClass
 from bgtools.engine.evaluation import MoveFilter, equity, evaluate_boards, evaluate_plays
@@ -51,6 +52,13 @@ from bgtools.training.calibrate import read_rollouts
 TOP = 3  #: the best plays taken at each depth
 KEEP, WITHIN = 8, 0.16  #: the 0-ply plays valued at 1 ply
 CLOSE = 0.2  #: a candidate is kept within this of the best at 0 or at 1 ply
+
+
+def write_ids_and_records(ids_out: str, ids: list[str], records_out: str, records: list) -> None:
+    """IDS_OUT one position ID a line (what to roll out) and RECORDS_OUT one JSON record a line (dicts, or lines
+    already dumped), each written whole (``atomic_write``)."""
+    atomic_write(ids_out, "".join(i + "\n" for i in ids))
+    atomic_write(records_out, "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
 
 
 def draw(src: str, n_rolls: int, seed: int, ids_out: str, rolls_out: str) -> None:
@@ -80,10 +88,7 @@ def draw(src: str, n_rolls: int, seed: int, ids_out: str, rolls_out: str) -> Non
                 ids.extend(new)
                 lines.append(json.dumps(rec))
             chunk = []
-    with open(ids_out, "w", encoding="utf-8") as f:
-        f.write("".join(i + "\n" for i in ids))
-    with open(rolls_out, "w", encoding="utf-8") as f:
-        f.write("".join(line + "\n" for line in lines))
+    write_ids_and_records(ids_out, ids, rolls_out, lines)
     print(f"{rolls_out}: {len(lines)} rolls; {ids_out}: {len(ids)} positions to roll out")
 
 
@@ -248,10 +253,7 @@ def widen(rolls: str, net: str, top: int, ids_out: str, rolls_out: str) -> None:
                     if pid not in seen:
                         seen.add(pid)
                         new.append(pid)
-    with open(ids_out, "w", encoding="utf-8") as f:
-        f.write("".join(i + "\n" for i in new))
-    with open(rolls_out, "w", encoding="utf-8") as f:
-        f.write("".join(json.dumps(r) + "\n" for r in recs))
+    write_ids_and_records(ids_out, new, rolls_out, recs)
     print(f"{rolls_out}: {sum(1 for r in recs if 'added' in r)} of {len(recs)} rolls widened; {ids_out}: {len(new)} "
           "positions to roll out")
 
