@@ -11,6 +11,8 @@
 # ROLLS=runs/crash21/rolls_widened.jsonl: the rolls widened by look m's own picks (widen.sh).
 # ANCHOR=N (with LEVEL=1; twenty-second session): each training roll also holds the N best crashed plays by the parent
 # at 0 ply that were not rolled out, the parent's values their targets (siblings.py rows ... LEVEL ANCHOR).
+# PARENT: the net fitted from (default the shipped analysis net; since crash21r was shipped the looks of this folder
+# are made again from crash19e: PARENT=FILE after git show d7a8de4:bgtools/data/nn_analysis.npz > FILE).
 # JUDGE_SETS: the judge sets (default the five committed before the twenty-second session).
 set -e
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.:benchmarks

@@ -6,9 +6,9 @@
 # every 10th record; crash19e beside it).  gnubg's and XG's values only measure.  Two cores; from the root:
 #   NAME=r sh runs/crash21/measure2.sh
 export NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=.:benchmarks
-PY=${PYTHON:-python} NAME=${NAME:-r} A=bgtools/data/nn_analysis.npz
+PY=${PYTHON:-python} NAME=${NAME:-r}
 R=runs/crash21/$NAME W=runs/crash21/$NAME/splice.npz
-cp $A $R/crash19e.npz  # the shipped net as it was (not committed), so every run reads a fixed file
+git show d7a8de4:bgtools/data/nn_analysis.npz > $R/crash19e.npz  # crash19e, shipped when r was measured (r is shipped since)
 ( $PY -m bgtools train duel --run ${DATA:-/work/data}/duel_crash21$NAME --a $W --b $R/crash19e.npz --games 40000 --seed 4600000 > $R/duel.txt 2>&1
   for w in $W $R/crash19e.npz; do $PY benchmarks/strength.py --games 40000 --seed 4800000 --weights $w; done > $R/pubeval_seed4800000.txt 2>&1
   $PY benchmarks/xg_agreement.py --ply 2 --jobs 1 --weights $W > $R/xg_agreement_ply2.txt 2>&1
