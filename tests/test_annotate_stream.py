@@ -4,6 +4,7 @@ values it carries (positions, match states, problems, summaries) kept as values 
 
 from __future__ import annotations
 
+import gc
 import re
 import tracemalloc
 from pathlib import Path
@@ -129,10 +130,13 @@ def test_report_keeps_the_largest_errors_in_match_order():
 
 
 def _peak(path: Path, keep: bool) -> int:
-    """Peak Python memory of the analysis of ``path`` (its decisions kept, or let go)."""
+    """Peak Python memory of the analysis of ``path`` (its decisions kept, or let go). A full collection
+    after each game empties the interpreter's free lists (of tuples, floats, frames), which otherwise hold
+    from a few to several hundred kB by chance and so blur what the decisions take."""
     tracemalloc.start()
     try:
-        a = analyse_match(FileStream(path, keep_steps=True), settings=S0, cache=None, keep=keep)
+        a = analyse_match(FileStream(path, keep_steps=True), settings=S0, cache=None, keep=keep,
+                          on_game=lambda head, game, decisions: gc.collect())
         assert a.players_summary[0].unforced_moves > 0
         return tracemalloc.get_traced_memory()[1]
     finally:
