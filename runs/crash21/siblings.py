@@ -9,12 +9,14 @@ exactly those differences.
 
 From the repository root (``PYTHONPATH=.``):
 
-* ``python runs/crash21/siblings.py draw POSITIONS.npz ROLLS SEED IDS.txt ROLLS.jsonl``: ROLLS crashed positions drawn
+* ``python runs/crash21/siblings.py draw POSITIONS.npz ROLLS SEED IDS.txt ROLLS.jsonl [CLASS]``: ROLLS crashed positions drawn
   (SEED) from POSITIONS (runs/crash19's crashed self-play), a roll each (the same generator), and for each the union
   of the three best plays at 0 ply and the three best at 1 ply by the shipped analysis net (1 ply over the eight best
   at 0 ply within 0.16, the analysis' filter), those within 0.2 of the best at 0 or at 1 ply that leave a crashed
   position, kept where there are at least two; IDS gets the
-  positions after them (opponent on roll), roll by roll, each once, ROLLS one line a roll;
+  positions after them (opponent on roll), roll by roll, each once, ROLLS one line a roll; CLASS (``contact``,
+  twenty-third session; default ``crashed``) draws that class instead: the positions and the plays kept are of the
+  class, and ``rows``' anchors and ``widen``'s plays follow each roll's class (its candidates');
 * ``python runs/crash21/siblings.py rows ROLLOUTS ROLLS.jsonl REPEAT TRAIN.npz HELD.npz [LEVEL.npz]``: the rolls all
   of whose plays are rolled out; the last tenth of them held out; TRAIN holds the rest, each row REPEAT times, with
   ``roll``; with LEVEL, TRAIN's targets keep the rollouts' differences within each roll and take the net LEVEL's
@@ -61,7 +63,13 @@ def write_ids_and_records(ids_out: str, ids: list[str], records_out: str, record
     atomic_write(records_out, "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
 
 
-def draw(src: str, n_rolls: int, seed: int, ids_out: str, rolls_out: str) -> None:
+def _class_of(rec: dict) -> PositionClass:
+    """The class of a roll's plays (that of its candidates: ``draw`` keeps one class a roll)."""
+    return Position.from_id(rec["candidates"][0]).classify()
+
+
+def draw(src: str, n_rolls: int, seed: int, ids_out: str, rolls_out: str,
+         kind: PositionClass = PositionClass.CRASHED) -> None:
     boards = np.load(src)["boards"]
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(boards))
@@ -80,7 +88,7 @@ def draw(src: str, n_rolls: int, seed: int, ids_out: str, rolls_out: str) -> Non
             continue
         chunk.append((pos, dice, list(after.values())))
         if len(chunk) == 64 or len(lines) + len(chunk) >= n_rolls:
-            for rec in _candidates(chunk):
+            for rec in _candidates(chunk, kind):
                 if len(lines) >= n_rolls:
                     break
                 new = [c for c in rec["candidates"] if c not in seen]
@@ -92,7 +100,7 @@ def draw(src: str, n_rolls: int, seed: int, ids_out: str, rolls_out: str) -> Non
     print(f"{rolls_out}: {len(lines)} rolls; {ids_out}: {len(ids)} positions to roll out")
 
 
-def _candidates(chunk):
+def _candidates(chunk, kind: PositionClass):
     after = np.stack([p.after.to_array() for _, _, plays in chunk for p in plays]).astype(np.int8)
     sizes = [len(plays) for _, _, plays in chunk]
     rolls_of = np.repeat(np.arange(len(chunk)), sizes)
@@ -105,7 +113,7 @@ def _candidates(chunk):
     for k, (pos, dice, plays) in enumerate(chunk):
         e0, e1 = eq0[offs[k]:offs[k + 1]], eq1[offs[k]:offs[k + 1]]
         pick = list(dict.fromkeys([*np.argsort(-e0, kind="stable")[:TOP], *np.argsort(-e1, kind="stable")[:TOP]]))
-        pick = [j for j in pick if plays[j].after.classify() == PositionClass.CRASHED
+        pick = [j for j in pick if plays[j].after.classify() == kind
                 and (e0[j] >= e0.max() - CLOSE or e1[j] >= e1.max() - CLOSE)]
         if len(pick) >= 2:
             yield {"id": pos.position_id(), "dice": list(dice), "candidates": [plays[j].after_id for j in pick],
@@ -128,14 +136,14 @@ def _complete(rollouts: str, rolls: str, with_recs: bool = False):
 
 
 def _anchors(recs: list[dict], level: str, top: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per roll, the ``top`` best crashed plays by the net ``level`` at 0 ply that are not candidates: their
-    boards (opponent on roll) and the net's own probabilities as targets."""
+    """Per roll, the ``top`` best plays of the roll's class by the net ``level`` at 0 ply that are not candidates:
+    their boards (opponent on roll) and the net's own probabilities as targets."""
     ev = NeuralEvaluator(load_weights(level))
     out = []
     for r in recs:
-        cand = set(r["candidates"])
+        cand, kind = set(r["candidates"]), _class_of(r)
         plays = [p for p in legal_plays(Position.from_id(r["id"]), tuple(r["dice"]))
-                 if p.after_id not in cand and p.after.classify() == PositionClass.CRASHED]
+                 if p.after_id not in cand and p.after.classify() == kind]
         uniq = list({p.after_id: p for p in plays}.values())
         if not uniq:
             out.append((np.zeros((0, 2, 25), np.int8), np.zeros((0, 5))))
@@ -239,11 +247,11 @@ def widen(rolls: str, net: str, top: int, ids_out: str, rolls_out: str) -> None:
         eq = equity(evaluate_plays(after, 0, ev, np.repeat(np.arange(len(part)), sizes)))
         offs = np.cumsum([0] + sizes)
         for r, ps, a, b in zip(part, plays, offs[:-1], offs[1:]):
-            got = 0
+            got, kind = 0, _class_of(r)
             for j in np.argsort(-eq[a:b], kind="stable"):
                 if got == top:
                     break
-                if ps[j].after.classify() != PositionClass.CRASHED:
+                if ps[j].after.classify() != kind:
                     continue
                 got += 1
                 pid = ps[j].after_id
@@ -271,7 +279,8 @@ def last(ckpt: str, init: str, out: str) -> None:
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "draw":
-        draw(args[0], int(args[1]), int(args[2]), args[3], args[4])
+        draw(args[0], int(args[1]), int(args[2]), args[3], args[4],
+             PositionClass[args[5].upper()] if len(args) > 5 else PositionClass.CRASHED)
     elif cmd == "rows":
         rows(args[0], args[1], int(args[2]), args[3], args[4], args[5] if len(args) > 5 else None,
              int(args[6]) if len(args) > 6 else 0)
