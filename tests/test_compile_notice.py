@@ -67,7 +67,6 @@ def test_every_command_that_compiles_has_one_group():
     assert len(named) == len(set(named))
     assert group_of("rollout").name == "rollout" and group_of("hint").name == "evaluation"
     assert group_of("show") is None
-    assert group_of("train").name == "training"  # (``bgtools train STAGE``: the group's command is ``train``)
 
 
 def test_warmup_help_reads_like_the_other_commands():

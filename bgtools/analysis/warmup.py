@@ -95,32 +95,6 @@ def _rollout_1ply() -> None:
     warm_up(ply=1)
 
 
-def _training() -> None:
-    """The kernels of ``bgtools train``'s stages: self-play, TD games, duels against a net and against pubeval,
-    and race rollouts (a game or a few trials of each, on a small fresh net and the shipped one)."""
-    import numpy as np
-
-    from bgtools.engine.nets.nn import init_weights, load_default_network
-    from bgtools.engine.play import duel_vs_pubeval
-    from bgtools.training.duel import duel_weights
-    from bgtools.training.racedata import race_rollout_stats
-    from bgtools.training.selfplay import selfplay_games
-    from bgtools.training.train import td_games
-
-    small = init_weights((8, 6, 6), seed=1)
-    td_games(small, 0, 1, seed=1, alpha=0.1, lam=0.7)
-    shipped = load_default_network()
-    if shipped is None:
-        return
-    w = shipped.weights
-    selfplay_games(w, 0, 1, seed=1)
-    duel_weights(w, w, 2)
-    duel_vs_pubeval(w, 2)
-    race = np.zeros((1, 2, 25), np.int8)
-    race[0, 1, 0], race[0, 1, 6], race[0, 0, 1], race[0, 0, 3] = 2, 1, 2, 1  # two and one checkers each, home
-    race_rollout_stats(race, w, trials=2, seed=1, vr=True)
-
-
 class KernelGroup(NamedTuple):
     """A group of kernels: the commands it serves and the work that compiles it."""
 
@@ -140,7 +114,6 @@ GROUPS = (
     KernelGroup("analysis", ("annotate", "report", "library"), _analysis, 35, _analysis_callees),
     KernelGroup("match files", ("check", "convert", "export"), _matches, 10),
     KernelGroup("move generation", ("moves", "board"), _moves, 5),
-    KernelGroup("training", ("train",), _training, 60),
 )
 
 
