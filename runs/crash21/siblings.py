@@ -1,5 +1,5 @@
-"""Sibling rollouts for the crashed net (issue 37, item 5; twenty-first session): the plays of one roll rolled out
-together on common dice, as rows that name their roll for ``train fit --within-roll``.
+"""Sibling rollouts for the crashed net (issue 37, item 5; twenty-first session; for the contact net too since the
+twenty-third, ``draw ... contact``): the plays of one roll rolled out together on common dice, as rows that name their roll for ``train fit --within-roll``.
 
 runs/crash20 fitted the crashed net to rollouts of single positions: each position's rollout error is its own, so
 the net learnt values closer to the rollouts and picks among a roll's plays no better (the picks are the
@@ -46,7 +46,8 @@ import numpy as np
 from bgtools.base.fileio import atomic_write
 from bgtools.core.movegen import legal_plays
 from bgtools.core.position import Position, PositionClass
-from bgtools.engine.evaluation import MoveFilter, equity, evaluate_boards, evaluate_plays
+from bgtools.engine.evaluation import equity, evaluate_boards, evaluate_plays
+from bgtools.engine.movefilter import MoveFilter
 from bgtools.engine.nets.nn import NeuralEvaluator
 from bgtools.engine.nets.networks import load_weights
 from bgtools.training.calibrate import read_rollouts
