@@ -1,5 +1,6 @@
 """Sibling rollouts for the crashed net (issue 37, item 5; twenty-first session; for the contact net too since the
-twenty-third, ``draw ... contact``): the plays of one roll rolled out together on common dice, as rows that name their roll for ``train fit --within-roll``.
+twenty-third, ``draw ... contact``): the plays of one roll rolled out together on common dice, as rows that name
+their roll for ``train fit --within-roll``.
 
 runs/crash20 fitted the crashed net to rollouts of single positions: each position's rollout error is its own, so
 the net learnt values closer to the rollouts and picks among a roll's plays no better (the picks are the
