@@ -66,14 +66,15 @@ def test_choice_cache_round_trip():
     assert choice_find(cc, b, 6, after, out) == 0
 
 
-@nb.njit
 def _choices(boards, ch, buf, rolls):
+    # ``choose`` called as it is compiled for the pruning tests (a kernel of our own around it would compile the
+    # whole search again: a minute on a fresh install)
     idx = np.zeros((boards.shape[0], rolls.shape[0]), np.int64)
     after = np.zeros((boards.shape[0], rolls.shape[0], 2, 25), np.int8)
     bp = np.zeros(5)
     for i in range(boards.shape[0]):
         for r in range(rolls.shape[0]):
-            k = choose(boards[i], rolls[r, 0], rolls[r, 1], ch, buf, bp)
+            k = choose(boards[i], int(rolls[r, 0]), int(rolls[r, 1]), ch, buf, bp)
             idx[i, r] = k
             if k >= 0:
                 after[i, r] = buf.mine.boards[k]

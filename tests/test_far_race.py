@@ -156,7 +156,8 @@ def test_a_roll_that_leaves_the_mover_outside_keeps_the_net(db):
 
 def test_the_chooser_picks_the_far_race_best(db):
     """The rollouts' chooser (with the databases) picks the play the far-race values rank first."""
-    ch = make_chooser(load_weights(None).arrays(), 0, tables=db.tables())
+    # the rollout net, as rollouts play: its chooser's type is the one other tests compile ``choose0`` for
+    ch = make_chooser(load_weights(None, "rollout").arrays(), 0, tables=db.tables())
     buf = new_chooser_buffers(ch.net)
     best_p = np.zeros(5)
     for dice in ((5, 3), (6, 6), (2, 1), (4, 4)):

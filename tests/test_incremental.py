@@ -86,34 +86,41 @@ def test_incremental_equals_full_on_every_play(boards, which):
 
 
 @nb.njit(cache=False)
-def _choose_all(boards, ch, ref):
-    """choose0's pick against the argmax of the full pass, over every roll of every board;
-    returns (rolls, rolls where they differ by more than a near-tie)."""
-    buf = new_chooser_buffers(ch.net)
-    mb = new_move_buffers()
+def _full_pass(after, n, got, ref):
+    """(best play by the full pass, its equity, the equity of play ``got``) among ``after[:n]``."""
     ev = new_eval_buffers(ref)
     p = np.zeros(5)
-    bp = np.zeros(5)
     sw = np.zeros((2, 25), np.int8)
+    best, best_e, e_got = -1, -1e300, 0.0
+    for k in range(n):
+        swap_into(after[k], sw)
+        if not game_over_probs(sw, p):
+            net_probs(sw, ref, ev, p)
+        e = -(2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4])
+        if k == got:
+            e_got = e
+        if e > best_e:
+            best, best_e = k, e
+    return best, best_e, e_got
+
+
+def _choose_all(boards, ch, ref):
+    """choose0's pick against the argmax of the full pass, over every roll of every board;
+    returns (rolls, rolls where they differ by more than a near-tie).  ``choose0`` is called as it is
+    compiled for the other tests (a kernel of our own around it would compile the whole search again)."""
+    buf = new_chooser_buffers(ch.net)
+    mb = new_move_buffers()
+    bp = np.zeros(5)
     rolls, bad = 0, 0
-    for i in range(boards.shape[0]):
+    for b in boards:
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
-                got = choose0(boards[i], d1, d2, ch, buf, bp)
-                n = generate(boards[i], d1, d2, mb)
+                got = choose0(b, d1, d2, ch, buf, bp)
+                n = generate(b, d1, d2, mb)
                 if n < 2:
                     continue
                 rolls += 1
-                best, best_e, e_got = -1, -1e300, 0.0
-                for k in range(n):
-                    swap_into(mb.boards[k], sw)
-                    if not game_over_probs(sw, p):
-                        net_probs(sw, ref, ev, p)
-                    e = -(2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4])
-                    if k == got:
-                        e_got = e
-                    if e > best_e:
-                        best, best_e = k, e
+                best, best_e, e_got = _full_pass(mb.boards, n, got, ref)
                 if got != best and best_e - e_got > 1e-5:
                     bad += 1
     return rolls, bad

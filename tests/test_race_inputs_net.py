@@ -78,11 +78,11 @@ def test_sizes_no_net_reads_are_refused(tmp_path):
 
 def test_fit_race_inputs(tmp_path):
     run = tmp_path / "r"
-    # the rollout net plays, labels and starts the fit: it changes only with the rollouts, so these rows and this
-    # fit stay the same when another analysis net is shipped
+    # the stages' default net plays and labels (its race rollout kernel is the one the other stage tests compile:
+    # another net's would cost three more minutes of compiling on a fresh install); the rollout net starts the fit
     net = ROLLOUT_NET
-    pl.run_selfplay(run, pl.SelfplayConfig(positions=60, seed=7, chunk_games=4, classes=("race",), weights=net))
-    pl.run_racelabel(run, pl.RaceLabelConfig(trials=2, seed=3, chunk=60, weights=net))
+    pl.run_selfplay(run, pl.SelfplayConfig(positions=60, seed=7, chunk_games=4, classes=("race",)))
+    pl.run_racelabel(run, pl.RaceLabelConfig(trials=2, seed=3, chunk=60))
     # (a fifth of the rows held out: with three, the kept epoch was the start's, which learns nothing)
     m = pl.run_fit(run, pl.FitConfig(epochs=2, batch=16, lr=3e-3, seed=2, val_frac=0.2, race_inputs=True, init=net))
     assert m["rows"] == 60 and m["config"]["race_inputs"] is True
