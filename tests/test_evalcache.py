@@ -13,7 +13,7 @@ from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as bo
 from bgtools.core.movegen import generate_boards, is_contact
-from bgtools.engine.chooser import (choose, chooser_buffers_with, make_chooser, new_chooser_buffers, set_siblings,
+from bgtools.engine.chooser import (choose0, choose1, chooser_buffers_with, make_chooser, new_chooser_buffers, set_siblings,
                                     sibling_value, static_value, swap_into)
 from bgtools.engine.evalcache import (cache_find, cache_put, choice_find, choice_put, new_choice_cache,
                                       new_eval_cache)
@@ -67,14 +67,15 @@ def test_choice_cache_round_trip():
 
 
 def _choices(boards, ch, buf, rolls):
-    # ``choose`` called as it is compiled for the pruning tests (a kernel of our own around it would compile the
-    # whole search again: a minute on a fresh install)
+    # what ``choose`` does, with the kernels the other tests and the warmup compile (a kernel of our own around
+    # ``choose`` would compile the whole 0-ply search again: a minute on a fresh install)
+    pick = choose0 if ch.ply == 0 else choose1
     idx = np.zeros((boards.shape[0], rolls.shape[0]), np.int64)
     after = np.zeros((boards.shape[0], rolls.shape[0], 2, 25), np.int8)
     bp = np.zeros(5)
     for i in range(boards.shape[0]):
         for r in range(rolls.shape[0]):
-            k = choose(boards[i], int(rolls[r, 0]), int(rolls[r, 1]), ch, buf, bp)
+            k = pick(boards[i], int(rolls[r, 0]), int(rolls[r, 1]), ch, buf, bp)
             idx[i, r] = k
             if k >= 0:
                 after[i, r] = buf.mine.boards[k]
