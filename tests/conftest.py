@@ -1,3 +1,13 @@
+"""Shared fixtures.
+
+CI compiles every Numba kernel from an empty cache (``bgtools warmup``, then the tests), and compiling is most of
+its time.  A kernel that takes a chooser compiles the whole 0-ply search into itself (``choose0`` and what it calls
+are inlined), once for each type of chooser it is given: so a test calls the library's compiled entry points
+(``choose0``, ``choose1``, the duel, the stages' race rollouts) with the nets other tests use (the shipped analysis
+net for duels and the stages, the rollout net for choosers) instead of wrapping them in a kernel of its own, which
+costs a minute or more of compiling on a fresh install.
+"""
+
 import contextlib
 import gzip
 import os
