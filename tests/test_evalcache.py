@@ -13,8 +13,8 @@ from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as bo
 from bgtools.core.movegen import generate_boards, is_contact
-from bgtools.engine.chooser import (choose0, choose1, chooser_buffers_with, make_chooser, new_chooser_buffers, set_siblings,
-                                    sibling_value, static_value, swap_into)
+from bgtools.engine.chooser import (choose0, choose1, chooser_buffers_with, make_chooser, new_chooser_buffers,
+                                    set_siblings, sibling_value, static_value, swap_into)
 from bgtools.engine.evalcache import (cache_find, cache_put, choice_find, choice_put, new_choice_cache,
                                       new_eval_cache)
 from bgtools.engine.nets.nn import load_default_network
