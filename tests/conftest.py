@@ -55,3 +55,11 @@ def isolated_cache(folder):
             os.environ.pop("BGTOOLS_CACHE_DIR", None)
         else:
             os.environ["BGTOOLS_CACHE_DIR"] = old
+
+
+def compiled_choose(ch):
+    """``bgtools.engine.chooser.choose``'s rule (``choose0`` at 0 ply, else ``choose1``) by the kernels the warmup and
+    the other tests compile: ``choose`` itself, called from a test, would compile the whole 0-ply search again."""
+    from bgtools.engine.chooser import choose0, choose1
+
+    return choose0 if ch.ply == 0 else choose1

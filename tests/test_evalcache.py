@@ -8,13 +8,14 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 import pytest
+from conftest import compiled_choose
 
 from bgtools.core.matchstate import MatchState
 from bgtools.core.position import Position
 from bgtools.engine import bearoff as bo
 from bgtools.core.movegen import generate_boards, is_contact
-from bgtools.engine.chooser import (choose0, choose1, chooser_buffers_with, make_chooser, new_chooser_buffers,
-                                    set_siblings, sibling_value, static_value, swap_into)
+from bgtools.engine.chooser import (chooser_buffers_with, make_chooser, new_chooser_buffers, set_siblings,
+                                    sibling_value, static_value, swap_into)
 from bgtools.engine.evalcache import (cache_find, cache_put, choice_find, choice_put, new_choice_cache,
                                       new_eval_cache)
 from bgtools.engine.nets.nn import load_default_network
@@ -67,9 +68,7 @@ def test_choice_cache_round_trip():
 
 
 def _choices(boards, ch, buf, rolls):
-    # what ``choose`` does, with the kernels the other tests and the warmup compile (a kernel of our own around
-    # ``choose`` would compile the whole 0-ply search again: a minute on a fresh install)
-    pick = choose0 if ch.ply == 0 else choose1
+    pick = compiled_choose(ch)  # (not a kernel of our own around ``choose``: tests/conftest.py)
     idx = np.zeros((boards.shape[0], rolls.shape[0]), np.int64)
     after = np.zeros((boards.shape[0], rolls.shape[0], 2, 25), np.int8)
     bp = np.zeros(5)

@@ -86,9 +86,8 @@ def test_incremental_equals_full_on_every_play(boards, which):
 
 
 @nb.njit(cache=False)
-def _full_pass(after, n, got, ref):
+def _full_pass(after, n, got, ref, ev):
     """(best play by the full pass, its equity, the equity of play ``got``) among ``after[:n]``."""
-    ev = new_eval_buffers(ref)
     p = np.zeros(5)
     sw = np.zeros((2, 25), np.int8)
     best, best_e, e_got = -1, -1e300, 0.0
@@ -110,6 +109,7 @@ def _choose_all(boards, ch, ref):
     compiled for the other tests (a kernel of our own around it would compile the whole search again)."""
     buf = new_chooser_buffers(ch.net)
     mb = new_move_buffers()
+    ev = new_eval_buffers(ref)
     bp = np.zeros(5)
     rolls, bad = 0, 0
     for b in boards:
@@ -120,7 +120,7 @@ def _choose_all(boards, ch, ref):
                 if n < 2:
                     continue
                 rolls += 1
-                best, best_e, e_got = _full_pass(mb.boards, n, got, ref)
+                best, best_e, e_got = _full_pass(mb.boards, n, got, ref, ev)
                 if got != best and best_e - e_got > 1e-5:
                     bad += 1
     return rolls, bad

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import compiled_choose
 from typer.testing import CliRunner
 
 from bgtools.cli.app import app
@@ -241,11 +242,9 @@ def test_each_shipped_pruning_net_ranks_like_its_main_net(oracle, use):
 
 # ----------------------------------------------------------------------------- the move chooser
 def _choices(oracle, ch, rolls=((3, 1), (6, 6), (5, 2), (4, 4), (6, 1))):
-    from bgtools.engine.chooser import choose0, choose1, new_chooser_buffers
+    from bgtools.engine.chooser import new_chooser_buffers
 
-    # what ``choose`` does, with the kernels other tests and the warmup compile (``choose`` itself, called from here,
-    # would compile the whole 0-ply search once more: a minute on a fresh install)
-    choose = choose0 if ch.ply == 0 else choose1
+    choose = compiled_choose(ch)
     buf = new_chooser_buffers(ch.net)
     out = np.zeros(5)
     picks = []
