@@ -8,8 +8,9 @@ seed 2121, common to the candidates of a record).
 
 From the repository root (``PYTHONPATH=.:benchmarks``):
 
-* ``python runs/crash21/referee.py draw IDS.txt GROUPS.jsonl SET [SET ...]``: the positions to roll out, and a line a
-  record (its set, idx, candidates with gnubg's 2-ply equity, the picks);
+* ``python runs/crash21/referee.py draw IDS.txt GROUPS.jsonl SET [SET ...] [--class CLASS]``: the positions to roll
+  out, and a line a record (its set, idx, candidates with gnubg's 2-ply equity, the picks); CLASS (twenty-fifth
+  session: ``contact``, for runs/contact23/referee.sh; default ``crashed``) the judge category drawn;
 * ``python runs/crash21/referee.py report ROLLOUTS GROUPS.jsonl [NET.npz ...]``: how often the rollouts' best is
   gnubg's 2-ply best, and each pick's loss in millipoints by either referee over the candidates; then each NET's
   0-ply pick where it is one of the candidates, paired against the shipped net's on the same records.
@@ -26,12 +27,12 @@ from bgtools.training.calibrate import read_rollouts
 from runs.crash21.siblings import write_ids_and_records
 
 
-def draw(ids_out: str, groups_out: str, sets: list[str]) -> None:
+def draw(ids_out: str, groups_out: str, sets: list[str], category: str = "crashed") -> None:
     import judge  # benchmarks/judge.py
 
     lines, ids, seen = [], [], set()
     for path in sets:
-        recs = [r for r in judge.load_records(path) if r["judge_category"] == "crashed"]
+        recs = [r for r in judge.load_records(path) if r["judge_category"] == category]
         ours = judge.our_picks(recs, default_evaluator(), 0)
         for r, pick in zip(recs, ours):
             eq2 = {p["position_id"]: p["eq2"] for p in r["plays"]}
@@ -45,7 +46,7 @@ def draw(ids_out: str, groups_out: str, sets: list[str]) -> None:
                     seen.add(c)
                     ids.append(c)
     write_ids_and_records(ids_out, ids, groups_out, lines)
-    print(f"{groups_out}: {len(lines)} crashed records; {ids_out}: {len(ids)} positions to roll out")
+    print(f"{groups_out}: {len(lines)} {category} records; {ids_out}: {len(ids)} positions to roll out")
 
 
 def report(rollouts: str, groups: str, nets: list[str] = ()) -> None:
@@ -72,7 +73,7 @@ def report(rollouts: str, groups: str, nets: list[str] = ()) -> None:
         by_g2["rollouts' best"].append(lg[best_ro])
         by_g2["gnubg 0-ply"].append(lg[g["gnubg_0ply"]])
         by_g2["ours 0-ply"].append(lg[g["ours_0ply"]])
-    print(f"{n} crashed records: the rollouts' best is gnubg's 2-ply best in {same} ({100 * same / max(n, 1):.1f} %)")
+    print(f"{n} records: the rollouts' best is gnubg's 2-ply best in {same} ({100 * same / max(n, 1):.1f} %)")
     for name, d in (("by our rollouts", by_ro), ("by gnubg's 2 ply", by_g2)):
         print(f"loss {name} (millipoints, over the candidates): " + ", ".join(
             f"{k} {np.mean(x):.2f} ± {np.std(x, ddof=1) / np.sqrt(len(x)):.2f}" for k, x in d.items()))
@@ -113,7 +114,12 @@ def _nets(ro: dict, groups: list[dict], nets: list[str]) -> None:
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "draw":
-        draw(args[0], args[1], args[2:])
+        cls = "crashed"
+        if "--class" in args:
+            k = args.index("--class")
+            cls = args[k + 1]
+            del args[k:k + 2]
+        draw(args[0], args[1], args[2:], cls)
     elif cmd == "report":
         report(args[0], args[1], args[2:])
     else:
