@@ -278,14 +278,14 @@ def default_files() -> list[Path]:
     return sorted(base.rglob("*.xg"))
 
 
-def analyse_one(job: tuple[str, int, dict, Optional[str], Optional[str], Optional[str]]) -> dict:
+def analyse_one(job: tuple[str, int, dict, Optional[str], Optional[str], Optional[str], bool]) -> dict:
     from bgtools.analysis import AnalysisSettings, analyse_match
     from bgtools.analysis.levels import analyse_level
     from bgtools.formats import read_match
 
-    path, ply, opts, weights, level, rollout_weights = job  # opts: AnalysisSettings' switches by name
+    path, ply, opts, weights, level, rollout_weights, prune = job  # opts: AnalysisSettings' switches by name
     evaluator = None  # the shipped net with the shipped pruning net (and the shipped rollout net for rollouts)
-    if weights or rollout_weights:
+    if weights or rollout_weights or not prune:
         from bgtools.engine.evaluation import default_evaluator
         from bgtools.engine.nets.networks import load_weights
         from bgtools.engine.nets.nn import NeuralEvaluator
@@ -293,7 +293,8 @@ def analyse_one(job: tuple[str, int, dict, Optional[str], Optional[str], Optiona
 
         shipped = default_evaluator()
         assert isinstance(shipped, NeuralEvaluator)
-        evaluator = NeuralEvaluator(load_weights(weights) if weights else shipped.weights, prune=load_default_pruning(),
+        evaluator = NeuralEvaluator(load_weights(weights) if weights else shipped.weights,
+                                    prune=load_default_pruning() if prune else None,
                                     rollout_weights=load_weights(rollout_weights) if rollout_weights else
                                     (None if weights else shipped.rollout_weights))
     m = read_match(path)
@@ -332,6 +333,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help="analyse with this net (and the shipped pruning net) instead of the shipped one")
     ap.add_argument("--rollout-weights", default=None, metavar="NPZ",
                     help="the rollout tier (--level rollout) plays this net instead of the shipped rollout net")
+    ap.add_argument("--no-prune", action="store_true",
+                    help="the searches value every reply with the net (no pruning net), to see what pruning changes")
     args = ap.parse_args(argv)
     files = [Path(f) for f in args.files] if args.files else default_files()
     if not files:
@@ -342,11 +345,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.endgame_trials is not None:
         opts["endgame_trials"] = args.endgame_trials
     results = list(ordered_map(analyse_one, [(str(f), args.ply, opts, args.weights, args.level,
-                                                        args.rollout_weights) for f in files], jobs=args.jobs))
+                                                        args.rollout_weights, not args.no_prune) for f in files],
+                               jobs=args.jobs))
     flags = (" --no-cube-lookahead" if args.no_cube_lookahead else "") + (
         " --cubeless-plays" if args.cubeless_plays else "") + (
         f" --endgame-trials {args.endgame_trials}" if args.endgame_trials is not None else "") + (f" --weights {args.weights}" if args.weights else "") + (
-        f" --rollout-weights {args.rollout_weights}" if args.rollout_weights else "")
+        f" --rollout-weights {args.rollout_weights}" if args.rollout_weights else "") + (
+        " --no-prune" if args.no_prune else "")
     depth = f"--level {args.level}" if args.level else f"--ply {args.ply}"
     print(f"# python benchmarks/xg_agreement.py {depth}{flags} --jobs {args.jobs}: {len(files)} files, "
           f"{time.perf_counter() - t:.0f} s wall ({sum(r['seconds'] for r in results):.0f} CPU s of analysis)")
