@@ -86,20 +86,29 @@ def draw(ours_path: str, gnubg_path: str, ids_out: str, plays_out: str, control:
     print(f"{plays_out}: {len(out)} plays; {ids_out}: {len(ids)} leaves to roll out")
 
 
-def report(plays_path: str, rollouts: str) -> None:
+def rollout_values(path: str, sign: float = 1.0) -> dict[str, float]:
+    """Each rolled-out position's cubeless equity for the player on roll (times ``sign``), by Position ID."""
     from bgtools.training.calibrate import read_rollouts
 
-    t = read_rollouts(rollouts)
-    ro = {i.split(":")[0]: float(equity(p[None].astype(np.float64))[0]) for i, p in zip(t.ids, t.probs)}
+    t = read_rollouts(path)
+    return {i.split(":")[0]: sign * float(equity(p[None].astype(np.float64))[0]) for i, p in zip(t.ids, t.probs)}
+
+
+def complete(path: str, ro: dict[str, float]):
+    """The records of ``path`` (a line each, with ``leaves`` and ``net``) whose leaves are all in ``ro``: each with
+    the net's and the rollouts' leaf values (float64[candidates, 21])."""
+    for line in open(path, encoding="utf-8"):
+        o = json.loads(line)
+        if all(i in ro for side in o["leaves"] for i in side):
+            yield o, np.array(o["net"]), np.array([[ro[i] for i in side] for side in o["leaves"]])
+
+
+def report(plays_path: str, rollouts: str) -> None:
+    ro = rollout_values(rollouts)
     n = by_net = by_ro = 0
     err = []
-    for line in open(plays_path, encoding="utf-8"):
-        o = json.loads(line)
-        if not all(i in ro for side in o["leaves"] for i in side):
-            continue
+    for o, net, rol in complete(plays_path, ro):
         n += 1
-        net = np.array(o["net"])
-        rol = np.array([[ro[i] for i in side] for side in o["leaves"]])
         v_net, v_ro = net @ W, rol @ W
         by_net += v_net[0] > v_net[1]
         by_ro += v_ro[0] > v_ro[1]

@@ -24,11 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bgtools.core.dice import ROLL_WEIGHTS
 from bgtools.core.position import Position
 from bgtools.engine.evaluation import best_replies, equity
-
-W = np.asarray(ROLL_WEIGHTS, np.float64) / np.sum(ROLL_WEIGHTS)
+from runs.ply25.leaves import W, complete, rollout_values
 
 
 def draw(rolls_path: str, n: int, ids_out: str, leaves_out: str) -> None:
@@ -56,25 +54,13 @@ def draw(rolls_path: str, n: int, ids_out: str, leaves_out: str) -> None:
     print(f"{leaves_out}: {len(lines)} rolls; {ids_out}: {len(ids)} leaves to roll out")
 
 
-def _values(path: str, sign: float) -> dict[str, float]:
-    from bgtools.training.calibrate import read_rollouts
-
-    t = read_rollouts(path)
-    return {i.split(":")[0]: sign * float(equity(p[None].astype(np.float64))[0]) for i, p in zip(t.ids, t.probs)}
-
-
 def report(leaves_path: str, rollouts: str, parents: str | None = None) -> None:
-    ro = _values(rollouts, 1.0)  # a leaf's rollout: we on roll
-    par = _values(parents, -1.0) if parents else None  # a candidate's rollout: the opponent on roll
+    ro = rollout_values(rollouts)  # a leaf's rollout: we on roll
+    par = rollout_values(parents, -1.0) if parents else None  # a candidate's rollout: the opponent on roll
     n = differ = 0
     errs, loss_net, loss_ro = [], [], []
-    for line in open(leaves_path, encoding="utf-8"):
-        o = json.loads(line)
-        if not all(i in ro for side in o["leaves"] for i in side):
-            continue
+    for o, net, rol in complete(leaves_path, ro):
         n += 1
-        net = np.array(o["net"])
-        rol = np.array([[ro[i] for i in side] for side in o["leaves"]])
         errs.append(np.abs(net - rol).mean())
         a, b = int(np.argmax(net @ W)), int(np.argmax(rol @ W))
         differ += a != b
